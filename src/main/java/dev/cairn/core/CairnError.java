@@ -1,0 +1,159 @@
+package dev.cairn.core;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every failure Cairn reports to a caller. Each error knows its HTTP status and a stable machine-readable
+ * {@code code}; the platform layer renders them as RFC 9457 problem documents in one place.
+ */
+public sealed interface CairnError {
+
+    int status();
+
+    String title();
+
+    String detail();
+
+    /** The stable, machine-readable name of the error, e.g. {@code NotFound}. */
+    default String code() {
+        return getClass().getSimpleName();
+    }
+
+    /** Extra problem members (beyond type/title/status/detail/code); empty by default. */
+    default Map<String, Object> extensions() {
+        return Map.of();
+    }
+
+    record FieldError(String field, String message) {
+    }
+
+    record NotFound(String detail) implements CairnError {
+        public int status() { return 404; }
+        public String title() { return "Not found"; }
+    }
+
+    record Conflict(String detail) implements CairnError {
+        public int status() { return 409; }
+        public String title() { return "Conflict"; }
+    }
+
+    /** The stored version is not the one the caller based its write on. */
+    record VersionConflict(String detail, Long expected, Long actual) implements CairnError {
+        public int status() { return 412; }
+        public String title() { return "Version conflict"; }
+        public Map<String, Object> extensions() {
+            var ext = new java.util.LinkedHashMap<String, Object>();
+            if (expected != null) ext.put("expectedVersion", expected);
+            if (actual != null) ext.put("actualVersion", actual);
+            return ext;
+        }
+    }
+
+    record ValidationFailed(String detail, List<FieldError> errors) implements CairnError {
+        public ValidationFailed {
+            errors = List.copyOf(errors);
+        }
+        public static ValidationFailed of(String field, String message) {
+            return new ValidationFailed(field + ": " + message, List.of(new FieldError(field, message)));
+        }
+        public int status() { return 400; }
+        public String title() { return "Validation failed"; }
+        public Map<String, Object> extensions() { return Map.of("errors", errors); }
+    }
+
+    /** The request body or a parameter could not be read at all (malformed JSON, bad header syntax). */
+    record MalformedRequest(String detail) implements CairnError {
+        public int status() { return 400; }
+        public String title() { return "Malformed request"; }
+    }
+
+    record InvalidCursor(String detail) implements CairnError {
+        public int status() { return 400; }
+        public String title() { return "Invalid cursor"; }
+    }
+
+    record RefNotFound(String detail, List<String> missing) implements CairnError {
+        public RefNotFound {
+            missing = List.copyOf(missing);
+        }
+        public int status() { return 422; }
+        public String title() { return "Referenced entity not found"; }
+        public Map<String, Object> extensions() { return Map.of("missing", missing); }
+    }
+
+    record ItemTooLarge(String detail, long sizeBytes, long limitBytes) implements CairnError {
+        public int status() { return 422; }
+        public String title() { return "Item too large"; }
+        public Map<String, Object> extensions() { return Map.of("sizeBytes", sizeBytes, "limitBytes", limitBytes); }
+    }
+
+    /** A transaction would exceed DynamoDB's limits (actions, size) or touches one item twice. */
+    record TransactionTooLarge(String detail, int actions, long sizeBytes) implements CairnError {
+        public int status() { return 422; }
+        public String title() { return "Transaction too large"; }
+        public Map<String, Object> extensions() { return Map.of("actions", actions, "sizeBytes", sizeBytes); }
+    }
+
+    /** DynamoDB cancelled a transaction; {@code failures} names each action that caused it. */
+    record TransactionCanceled(String detail, List<ActionFailure> failures) implements CairnError {
+        public TransactionCanceled {
+            failures = List.copyOf(failures);
+        }
+        public int status() { return 409; }
+        public String title() { return "Transaction cancelled"; }
+        public Map<String, Object> extensions() {
+            return Map.of("failures", failures.stream().map(ActionFailure::describe).toList());
+        }
+    }
+
+    /** One failed action of a cancelled transaction; {@code oldItem} holds the stored item when returned. */
+    record ActionFailure(int index, String pk, String sk, String reason, String message,
+                         Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> oldItem) {
+        public Map<String, Object> describe() {
+            var out = new java.util.LinkedHashMap<String, Object>();
+            out.put("index", index);
+            out.put("pk", pk);
+            out.put("sk", sk);
+            out.put("reason", reason);
+            return out;
+        }
+    }
+
+    record UnsupportedMediaType(String detail) implements CairnError {
+        public int status() { return 415; }
+        public String title() { return "Unsupported media type"; }
+    }
+
+    record MethodNotAllowed(String detail) implements CairnError {
+        public int status() { return 405; }
+        public String title() { return "Method not allowed"; }
+    }
+
+    record NotAcceptable(String detail) implements CairnError {
+        public int status() { return 406; }
+        public String title() { return "Not acceptable"; }
+    }
+
+    record PayloadTooLarge(String detail) implements CairnError {
+        public int status() { return 413; }
+        public String title() { return "Payload too large"; }
+    }
+
+    /** DynamoDB is unreachable, throttling, or left batch work unprocessed after every retry. */
+    record ServiceUnavailable(String detail, int retryAfterSeconds) implements CairnError {
+        public int status() { return 503; }
+        public String title() { return "Service unavailable"; }
+    }
+
+    /** Stored items that cannot be decoded (unknown discriminator, missing attribute): a data problem. */
+    record DataIntegrityError(String detail) implements CairnError {
+        public int status() { return 500; }
+        public String title() { return "Stored data could not be read"; }
+    }
+
+    record InternalError(String detail) implements CairnError {
+        public int status() { return 500; }
+        public String title() { return "Internal error"; }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.cairn.core.entity;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.item.ItemCodec;
+import dev.cairn.core.key.IndexKey;
+import dev.cairn.core.key.PrimaryKey;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * One entity type of the single table: its discriminator, codec, primary-key layout and optional GSI keys
+ * (sparse: a key function returning null leaves the item out of that index). Prepared once per type.
+ *
+ * <pre>{@code
+ * EntitySpec.builder("Project", CODEC)
+ *     .key(p -> PrimaryKey.of(WS.render(p.workspaceId()), PROJ.render(p.id())))
+ *     .index(Index.GSI1, p -> IndexKey.of(STATUS.render(p.status()), p.createdAt().toString()))
+ *     .build();
+ * }</pre>
+ */
+public final class EntitySpec<T> {
+
+    private final String type;
+    private final ItemCodec<T> codec;
+    private final Function<T, PrimaryKey> keyOf;
+    private final Map<Index, Function<T, IndexKey>> indexKeys;
+    private final AttributeValue typeValue;
+
+    private EntitySpec(String type, ItemCodec<T> codec, Function<T, PrimaryKey> keyOf,
+                       Map<Index, Function<T, IndexKey>> indexKeys) {
+        this.type = type;
+        this.codec = codec;
+        this.keyOf = keyOf;
+        this.indexKeys = Map.copyOf(indexKeys);
+        this.typeValue = AttributeValue.fromS(type);
+    }
+
+    public static <T> Builder<T> builder(String type, ItemCodec<T> codec) {
+        return new Builder<>(type, codec);
+    }
+
+    public String type() {
+        return type;
+    }
+
+    public ItemCodec<T> codec() {
+        return codec;
+    }
+
+    public PrimaryKey keyOf(T value) {
+        return keyOf.apply(value);
+    }
+
+    /** The index key attribute names this type may write. */
+    public java.util.Set<String> indexKeyNames() {
+        var names = new java.util.HashSet<String>();
+        indexKeys.keySet().forEach(index -> {
+            names.add(index.pkName());
+            names.add(index.skName());
+        });
+        return names;
+    }
+
+    public boolean isTypeOf(Map<String, AttributeValue> item) {
+        return typeValue.equals(item.get(TableSpec.TYPE));
+    }
+
+    /** The complete item for a value at a version: keys, index keys, discriminator, bookkeeping, fields. */
+    public Map<String, AttributeValue> toItem(T value, long version, Instant createdAt, Instant updatedAt) {
+        var item = new HashMap<String, AttributeValue>(codec.encode(value));
+        item.putAll(keyOf(value).toAttributes());
+        indexKeys.forEach((index, keyFn) -> {
+            IndexKey key = keyFn.apply(value);
+            if (key != null) {
+                item.put(index.pkName(), AttributeValue.fromS(key.pk()));
+                item.put(index.skName(), AttributeValue.fromS(key.sk()));
+            }
+        });
+        item.put(TableSpec.TYPE, typeValue);
+        item.put(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));
+        item.put(TableSpec.CREATED_AT, AttributeValue.fromS(createdAt.toString()));
+        item.put(TableSpec.UPDATED_AT, AttributeValue.fromS(updatedAt.toString()));
+        return item;
+    }
+
+    public Stored<T> fromItem(Map<String, AttributeValue> item) {
+        if (!isTypeOf(item)) {
+            AttributeValue actual = item.get(TableSpec.TYPE);
+            throw new CairnException(new CairnError.DataIntegrityError("item " + PrimaryKey.from(item)
+                    + " is a " + (actual == null ? "item without type" : actual.s()) + ", not a " + type));
+        }
+        try {
+            return new Stored<>(codec.decode(item), PrimaryKey.from(item), versionOf(item),
+                    Instant.parse(item.get(TableSpec.CREATED_AT).s()), Instant.parse(item.get(TableSpec.UPDATED_AT).s()));
+        } catch (CairnException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CairnException(new CairnError.DataIntegrityError(
+                    "item " + PrimaryKey.from(item) + " cannot be read as a " + type), e);
+        }
+    }
+
+    /** The version attribute of a stored item, or 0 when it has none. */
+    public static long versionOf(Map<String, AttributeValue> item) {
+        AttributeValue v = item == null ? null : item.get(TableSpec.VERSION);
+        return v == null || v.n() == null ? 0 : Long.parseLong(v.n());
+    }
+
+    @Override
+    public String toString() {
+        return "EntitySpec[" + type + "]";
+    }
+
+    public static final class Builder<T> {
+        private final String type;
+        private final ItemCodec<T> codec;
+        private Function<T, PrimaryKey> keyOf;
+        private final Map<Index, Function<T, IndexKey>> indexKeys = new EnumMap<>(Index.class);
+
+        private Builder(String type, ItemCodec<T> codec) {
+            this.type = Objects.requireNonNull(type);
+            this.codec = Objects.requireNonNull(codec);
+            codec.fieldNames().forEach(name -> {
+                if (TableSpec.isReserved(name)) {
+                    throw new IllegalArgumentException(type + " field '" + name + "' clashes with a system attribute");
+                }
+            });
+        }
+
+        public Builder<T> key(Function<T, PrimaryKey> keyOf) {
+            this.keyOf = keyOf;
+            return this;
+        }
+
+        public Builder<T> index(Index index, Function<T, IndexKey> keyOf) {
+            if (index == Index.TABLE) {
+                throw new IllegalArgumentException("the table key is declared with key(...)");
+            }
+            indexKeys.put(index, keyOf);
+            return this;
+        }
+
+        public EntitySpec<T> build() {
+            return new EntitySpec<>(type, codec, Objects.requireNonNull(keyOf, "key"), indexKeys);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.cairn.core.expr;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code #name} / {@code :value} placeholder maps of ONE request. Every expression of the request (key
+ * condition, filter, condition, update, projection) renders into the same instance, so placeholders never
+ * collide, and neither values nor user-supplied names are ever concatenated into expression text: reserved
+ * words and names with dots, spaces or {@code #} need no special care.
+ */
+public final class Placeholders {
+
+    private final Map<String, String> names = new LinkedHashMap<>();
+    private final Map<String, String> placeholderByName = new LinkedHashMap<>();
+    private final Map<String, AttributeValue> values = new LinkedHashMap<>();
+
+    /** The placeholder for an attribute name; the same name always gets the same placeholder. */
+    public String name(String attributeName) {
+        return placeholderByName.computeIfAbsent(attributeName, n -> {
+            String placeholder = "#n" + names.size();
+            names.put(placeholder, n);
+            return placeholder;
+        });
+    }
+
+    /** A fresh placeholder for a value. */
+    public String value(AttributeValue value) {
+        String placeholder = ":v" + values.size();
+        values.put(placeholder, value);
+        return placeholder;
+    }
+
+    /** The names map, or null when empty (DynamoDB rejects an empty map). */
+    public Map<String, String> names() {
+        return names.isEmpty() ? null : Map.copyOf(names);
+    }
+
+    /** The values map, or null when empty (DynamoDB rejects an empty map). */
+    public Map<String, AttributeValue> values() {
+        return values.isEmpty() ? null : Map.copyOf(values);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.cairn.core.item;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.Map;
+
+/** Converts a record to the attributes that hold its domain fields, and back. */
+public interface ItemCodec<T> {
+
+    Map<String, AttributeValue> encode(T value);
+
+    T decode(Map<String, AttributeValue> attributes);
+
+    /** The attribute names this codec writes (used to reject clashes with system attributes). */
+    java.util.Set<String> fieldNames();
+}

@@ -1,0 +1,245 @@
+package dev.cairn.core.write;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.expr.Condition;
+import dev.cairn.core.expr.Placeholders;
+import dev.cairn.core.expr.Update;
+import dev.cairn.core.item.ItemSize;
+import dev.cairn.core.key.PrimaryKey;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * One conditional write, the same whether it is sent alone or inside a transaction. It knows the condition
+ * that protects it ({@link Expectation}) and how to explain a failed condition from the old item DynamoDB
+ * returns ({@code ALL_OLD}), so NotFound, Conflict and VersionConflict need no second read.
+ */
+public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue> item, Update update,
+                          Expectation expectation, Condition extraCondition, String label) {
+
+    public enum Kind { PUT, UPDATE, DELETE, CHECK }
+
+    public WriteAction {
+        if (item != null) {
+            checkSize(label, key, item);
+        }
+    }
+
+    private static void checkSize(String label, PrimaryKey key, Map<String, AttributeValue> item) {
+        long size = ItemSize.of(item);
+        if (size > ItemSize.MAX_ITEM_BYTES) {
+            throw new dev.cairn.core.CairnException(new CairnError.ItemTooLarge(label + " " + key + " would take "
+                    + size + " bytes; DynamoDB stores at most " + ItemSize.MAX_ITEM_BYTES + " per item",
+                    size, ItemSize.MAX_ITEM_BYTES));
+        }
+    }
+
+    /** What must hold before the write. */
+    public record Expectation(State state, Long version) {
+        public enum State { ABSENT, PRESENT, ANY }
+
+        public static final Expectation NONE = new Expectation(State.ANY, null);
+        public static final Expectation ABSENT = new Expectation(State.ABSENT, null);
+
+        public static Expectation present(Long version) {
+            return new Expectation(State.PRESENT, version);
+        }
+
+        /** Optionally present at a version: {@code version} null means "whatever is there" (no condition). */
+        public static Expectation ifVersion(Long version) {
+            return version == null ? NONE : present(version);
+        }
+
+        Condition toCondition() {
+            Condition versionCheck = version == null ? null
+                    : Condition.eq(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));
+            return switch (state) {
+                case ABSENT -> Condition.attributeNotExists(TableSpec.PK);
+                case PRESENT -> versionCheck == null ? Condition.attributeExists(TableSpec.PK)
+                        : Condition.attributeExists(TableSpec.PK).and(versionCheck);
+                case ANY -> versionCheck;
+            };
+        }
+    }
+
+    /** Create: fails with Conflict when an item with this key exists. */
+    public static <T> WriteAction create(EntitySpec<T> spec, T value, Instant now) {
+        return new WriteAction(Kind.PUT, spec.keyOf(value), spec.toItem(value, 1, now, now), null,
+                Expectation.ABSENT, null, spec.type());
+    }
+
+    /**
+     * Writes a whole value (upsert, or replace under an expectation) as ONE UpdateItem: every field is set, fields
+     * and index keys the value no longer has are removed, the creation time is kept and the version moves
+     * forward by one, all without reading the item first.
+     */
+    public static <T> WriteAction put(EntitySpec<T> spec, T value, Expectation expectation, Instant now) {
+        PrimaryKey key = spec.keyOf(value);
+        Map<String, AttributeValue> item = spec.toItem(value, 1, now, now);
+        var update = Update.create();
+        item.forEach((name, attribute) -> {
+            if (!name.equals(TableSpec.PK) && !name.equals(TableSpec.SK) && !name.equals(TableSpec.VERSION)
+                    && !name.equals(TableSpec.CREATED_AT)) {
+                update.set(name, attribute);
+            }
+        });
+        spec.codec().fieldNames().stream().filter(n -> !item.containsKey(n)).forEach(update::remove);
+        spec.indexKeyNames().stream().filter(n -> !item.containsKey(n)).forEach(update::remove);
+        update.setIfNotExists(TableSpec.CREATED_AT, AttributeValue.fromS(now.toString()))
+                .add(TableSpec.VERSION, AttributeValue.fromN("1"));
+        // The item size is checked on the full item, as if it were put.
+        checkSize(spec.type(), key, item);
+        return new WriteAction(Kind.UPDATE, key, null, update, expectation, null, spec.type());
+    }
+
+    /** Update attributes of an existing item (never creates one); bumps the version and updatedAt. */
+    public static WriteAction update(String label, PrimaryKey key, Update update, Long expectedVersion, Instant now) {
+        update.set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()))
+                .add(TableSpec.VERSION, AttributeValue.fromN("1"));
+        return new WriteAction(Kind.UPDATE, key, null, update, Expectation.present(expectedVersion), null, label);
+    }
+
+    public static WriteAction delete(String label, PrimaryKey key, Expectation expectation) {
+        return new WriteAction(Kind.DELETE, key, null, null, expectation, null, label);
+    }
+
+    public static WriteAction check(String label, PrimaryKey key, Expectation expectation) {
+        return new WriteAction(Kind.CHECK, key, null, null, expectation, null, label);
+    }
+
+    /** The same action with an additional condition ANDed to its expectation. */
+    public WriteAction and(Condition condition) {
+        return new WriteAction(kind, key, item, update, expectation,
+                extraCondition == null ? condition : extraCondition.and(condition), label);
+    }
+
+    public Condition condition() {
+        Condition base = expectation.toCondition();
+        if (extraCondition == null) {
+            return base;
+        }
+        return base == null ? extraCondition : base.and(extraCondition);
+    }
+
+    /** Explains a failed condition from the old item (null or empty when there was none). */
+    public CairnError explainFailure(Map<String, AttributeValue> oldItem) {
+        boolean exists = oldItem != null && !oldItem.isEmpty();
+        String what = label + " " + key;
+        if (expectation.state() == Expectation.State.ABSENT) {
+            return new CairnError.Conflict(what + " already exists");
+        }
+        if (!exists && (expectation.state() == Expectation.State.PRESENT || expectation.version() != null)) {
+            return new CairnError.NotFound(what + " does not exist");
+        }
+        long actual = EntitySpec.versionOf(oldItem);
+        if (expectation.version() != null && actual != expectation.version()) {
+            return new CairnError.VersionConflict(what + " is at version " + actual + ", not " + expectation.version(),
+                    expectation.version(), actual);
+        }
+        return new CairnError.Conflict(what + " does not meet the write's condition");
+    }
+
+    /** An estimate of the bytes this action adds to a request (for the 4 MB transaction limit). */
+    public long estimatedSize() {
+        long size = key.pk().length() + key.sk().length() + 64L;
+        if (update != null) {
+            var p = new Placeholders();
+            size += update.render(p).length();
+            if (p.values() != null) {
+                size += p.values().values().stream().mapToLong(ItemSize::of).sum();
+            }
+        }
+        return item == null ? size : size + ItemSize.of(item);
+    }
+
+    // --- SDK requests -------------------------------------------------------------------------------------
+
+    public PutItemRequest toPutRequest(String table) {
+        var p = new Placeholders();
+        String condition = render(p);
+        return PutItemRequest.builder().tableName(table).item(item)
+                .conditionExpression(condition).expressionAttributeNames(p.names()).expressionAttributeValues(p.values())
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    public UpdateItemRequest toUpdateRequest(String table) {
+        var p = new Placeholders();
+        String updateExpression = update.render(p);
+        String condition = render(p);
+        return UpdateItemRequest.builder().tableName(table).key(key.toAttributes())
+                .updateExpression(updateExpression)
+                .conditionExpression(condition).expressionAttributeNames(p.names()).expressionAttributeValues(p.values())
+                .returnValues(ReturnValue.ALL_NEW)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    public DeleteItemRequest toDeleteRequest(String table) {
+        var p = new Placeholders();
+        String condition = render(p);
+        return DeleteItemRequest.builder().tableName(table).key(key.toAttributes())
+                .conditionExpression(condition).expressionAttributeNames(p.names()).expressionAttributeValues(p.values())
+                .returnValues(ReturnValue.ALL_OLD)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    public TransactWriteItem toTransactItem(String table) {
+        var p = new Placeholders();
+        var fail = ReturnValuesOnConditionCheckFailure.ALL_OLD;
+        return switch (kind) {
+            case PUT -> {
+                String condition = render(p);
+                yield TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
+                        .conditionExpression(condition).expressionAttributeNames(p.names())
+                        .expressionAttributeValues(p.values()).returnValuesOnConditionCheckFailure(fail).build()).build();
+            }
+            case UPDATE -> {
+                String updateExpression = update.render(p);
+                String condition = render(p);
+                yield TransactWriteItem.builder().update(software.amazon.awssdk.services.dynamodb.model.Update.builder()
+                        .tableName(table).key(key.toAttributes()).updateExpression(updateExpression)
+                        .conditionExpression(condition).expressionAttributeNames(p.names())
+                        .expressionAttributeValues(p.values()).returnValuesOnConditionCheckFailure(fail).build()).build();
+            }
+            case DELETE -> {
+                String condition = render(p);
+                yield TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(key.toAttributes())
+                        .conditionExpression(condition).expressionAttributeNames(p.names())
+                        .expressionAttributeValues(p.values()).returnValuesOnConditionCheckFailure(fail).build()).build();
+            }
+            case CHECK -> {
+                String condition = render(p);
+                if (condition == null) {
+                    throw new IllegalStateException("a condition check needs a condition: " + label + " " + key);
+                }
+                yield TransactWriteItem.builder().conditionCheck(ConditionCheck.builder().tableName(table)
+                        .key(key.toAttributes()).conditionExpression(condition).expressionAttributeNames(p.names())
+                        .expressionAttributeValues(p.values()).returnValuesOnConditionCheckFailure(fail).build()).build();
+            }
+        };
+    }
+
+    private String render(Placeholders p) {
+        Condition condition = condition();
+        return condition == null ? null : condition.render(p);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.cairn.platform;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+
+/** Cairn's own configuration ({@code cairn.*}); see the README's configuration table. */
+@ConfigMapping(prefix = "cairn")
+public interface CairnConfig {
+
+    Table table();
+
+    Cursor cursor();
+
+    Diagnostics diagnostics();
+
+    Batch batch();
+
+    Health health();
+
+    LocalDynamodb localDynamodb();
+
+    interface Table {
+        /** The single table's name. */
+        @WithDefault("cairn")
+        String name();
+
+        /** Create the table at startup when it is missing (dev and test; never in prod). */
+        @WithDefault("false")
+        boolean create();
+    }
+
+    interface Cursor {
+        /** HMAC key of pagination cursors; required in prod, where every replica must share it. */
+        String secret();
+    }
+
+    interface Diagnostics {
+        /** Send X-DynamoDB-Calls, X-DynamoDB-Capacity and a Server-Timing entry on every response. */
+        @WithDefault("true")
+        boolean headers();
+    }
+
+    interface Batch {
+        /** Chunks of one batch operation in flight at once. */
+        @WithDefault("4")
+        int concurrency();
+
+        /** Attempts for unprocessed batch items before the request fails with 503. */
+        @WithDefault("8")
+        int maxAttempts();
+
+        /** First backoff delay for unprocessed items; doubled per attempt, with jitter. */
+        @WithDefault("25ms")
+        Duration baseDelay();
+    }
+
+    interface Health {
+        /** Timeout of the readiness DescribeTable. */
+        @WithDefault("1500ms")
+        Duration timeout();
+
+        /** How long a readiness result is reused. */
+        @WithDefault("2s")
+        Duration cacheFor();
+    }
+
+    /** The embedded DynamoDB Local of dev mode. */
+    interface LocalDynamodb {
+        /** Loopback port of the dev-mode instance. */
+        @WithDefault("8765")
+        int port();
+
+        /** Where the dev-mode instance keeps its data (relative to the working directory). */
+        @WithDefault(".dynamodb-local")
+        String dataDir();
+    }
+}

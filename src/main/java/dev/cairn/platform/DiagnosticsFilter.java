@@ -1,0 +1,44 @@
+package dev.cairn.platform;
+
+import dev.cairn.store.CallLedger;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+
+import java.util.Locale;
+
+/**
+ * Opens a {@link CallLedger} for every request and reports it on the response: {@code X-DynamoDB-Calls} (API
+ * requests sent, retries included), {@code X-DynamoDB-Capacity} (consumed capacity units) and a
+ * {@code Server-Timing} entry, so a user can confirm that an access pattern costs exactly one read.
+ */
+public class DiagnosticsFilter {
+
+    public static final String CALLS = "X-DynamoDB-Calls";
+    public static final String CAPACITY = "X-DynamoDB-Capacity";
+    private static final String LEDGER = CallLedger.class.getName();
+
+    private final boolean enabled;
+
+    public DiagnosticsFilter(CairnConfig config) {
+        this.enabled = config.diagnostics().headers();
+    }
+
+    @ServerRequestFilter(preMatching = true)
+    public void open(ContainerRequestContext request) {
+        request.setProperty(LEDGER, CallLedger.start());
+    }
+
+    @ServerResponseFilter
+    public void report(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!enabled || !(request.getProperty(LEDGER) instanceof CallLedger ledger)) {
+            return;
+        }
+        String capacity = String.format(Locale.ROOT, "%.1f", ledger.capacity());
+        response.getHeaders().putSingle(CALLS, Integer.toString(ledger.calls()));
+        response.getHeaders().putSingle(CAPACITY, capacity);
+        response.getHeaders().add("Server-Timing", String.format(Locale.ROOT,
+                "dynamodb;dur=%.1f;desc=\"%d calls, %s capacity units\"", ledger.millis(), ledger.calls(), capacity));
+    }
+}

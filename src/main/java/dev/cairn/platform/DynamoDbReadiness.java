@@ -1,0 +1,49 @@
+package dev.cairn.platform;
+
+import dev.cairn.store.DynamoGateway;
+import io.smallrye.health.api.AsyncHealthCheck;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+
+import java.time.Duration;
+
+/**
+ * Ready when the table answers a DescribeTable within a short timeout. The answer is cached briefly so probes
+ * do not hammer DynamoDB; it goes DOWN while DynamoDB is unreachable and UP again when it is back.
+ */
+@Readiness
+@ApplicationScoped
+public class DynamoDbReadiness implements AsyncHealthCheck {
+
+    private record Cached(HealthCheckResponse response, long atNanos) {
+    }
+
+    private final DynamoGateway gateway;
+    private final CairnConfig config;
+    private volatile Cached cached;
+
+    public DynamoDbReadiness(DynamoGateway gateway, CairnConfig config) {
+        this.gateway = gateway;
+        this.config = config;
+    }
+
+    @Override
+    public Uni<HealthCheckResponse> call() {
+        Cached last = cached;
+        if (last != null && System.nanoTime() - last.atNanos() < config.health().cacheFor().toNanos()) {
+            return Uni.createFrom().item(last.response());
+        }
+        String table = config.table().name();
+        Duration timeout = config.health().timeout();
+        return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
+                .ifNoItem().after(timeout).fail()
+                .map(r -> HealthCheckResponse.named("dynamodb").up()
+                        .withData("table", table).withData("status", r.table().tableStatusAsString()).build())
+                .onFailure().recoverWithItem(e -> HealthCheckResponse.named("dynamodb").down()
+                        .withData("table", table).withData("error", "DynamoDB did not answer DescribeTable").build())
+                .invoke(response -> cached = new Cached(response, System.nanoTime()));
+    }
+}

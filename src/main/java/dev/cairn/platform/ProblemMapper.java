@@ -1,0 +1,144 @@
+package dev.cairn.platform;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.Path;
+import jakarta.ws.rs.NotAcceptableException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The ONE place failures become RFC 9457 {@code application/problem+json} answers with a stable {@code code}.
+ * Client errors say what was wrong; server errors say nothing internal (no stack trace, class or SDK message).
+ */
+public class ProblemMapper {
+
+    public static final String PROBLEM_JSON = "application/problem+json";
+    private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
+
+    @ServerExceptionMapper
+    public Response cairn(CairnException e, UriInfo uri) {
+        if (e.error().status() >= 500) {
+            LOG.warnf(e.getCause(), "%s %s failed: %s", uri.getPath(), e.error().code(), e.error().detail());
+        }
+        return problem(e.error(), uri);
+    }
+
+    @ServerExceptionMapper
+    public Response constraintViolation(ConstraintViolationException e, UriInfo uri) {
+        List<CairnError.FieldError> errors = e.getConstraintViolations().stream()
+                .map(v -> new CairnError.FieldError(fieldName(v), v.getMessage()))
+                .sorted(Comparator.comparing(CairnError.FieldError::field))
+                .toList();
+        String detail = errors.stream().map(f -> f.field() + ": " + f.message()).collect(Collectors.joining("; "));
+        return problem(new CairnError.ValidationFailed(detail, errors), uri);
+    }
+
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException e, UriInfo uri) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            String field = path(unknown);
+            return problem(CairnError.ValidationFailed.of(field, "unknown field"), uri);
+        }
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            return problem(CairnError.ValidationFailed.of(path(mapping), "has the wrong type or format"), uri);
+        }
+        return problem(new CairnError.MalformedRequest("the request body is not valid JSON"), uri);
+    }
+
+    /** quarkus-rest-jackson maps this subtype itself; a mapper for the exact type takes precedence. */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException e, UriInfo uri) {
+        return unreadableJson(e, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e, UriInfo uri) {
+        CairnError error;
+        if (e instanceof NotFoundException) {
+            error = new CairnError.NotFound("no resource at " + uri.getPath());
+        } else if (e instanceof NotAllowedException) {
+            error = new CairnError.MethodNotAllowed("this method is not allowed on " + uri.getPath());
+        } else if (e instanceof NotSupportedException) {
+            error = new CairnError.UnsupportedMediaType("the request's Content-Type is not supported here");
+        } else if (e instanceof NotAcceptableException) {
+            error = new CairnError.NotAcceptable("no acceptable representation");
+        } else if (e.getResponse().getStatus() == 413) {
+            error = new CairnError.PayloadTooLarge("the request body is too large");
+        } else if (e.getResponse().getStatus() < 500) {
+            error = new CairnError.MalformedRequest("the request could not be read");
+        } else {
+            LOG.error("request failed", e);
+            error = new CairnError.InternalError("the request failed");
+        }
+        return problem(error, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e, UriInfo uri) {
+        if (e.getCause() instanceof CairnException cause) {
+            return cairn(cause, uri);
+        }
+        LOG.errorf(e, "unexpected failure serving %s", uri.getPath());
+        return problem(new CairnError.InternalError("the request failed unexpectedly"), uri);
+    }
+
+    public static Response problem(CairnError error, UriInfo uri) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("type", "urn:cairn:problem:" + error.code());
+        body.put("title", error.title());
+        body.put("status", error.status());
+        body.put("detail", error.detail());
+        if (uri != null) {
+            body.put("instance", uri.getPath());
+        }
+        body.put("code", error.code());
+        body.putAll(error.extensions());
+        Response.ResponseBuilder response = Response.status(error.status()).type(PROBLEM_JSON).entity(body);
+        if (error instanceof CairnError.ServiceUnavailable unavailable) {
+            response.header("Retry-After", unavailable.retryAfterSeconds());
+        }
+        return response.build();
+    }
+
+    private static String fieldName(ConstraintViolation<?> violation) {
+        // Drop the method and parameter nodes ("create.arg0.name" -> "name").
+        String last = null;
+        var parts = new java.util.ArrayList<String>();
+        for (Path.Node node : violation.getPropertyPath()) {
+            switch (node.getKind()) {
+                case PROPERTY, CONTAINER_ELEMENT -> parts.add(node.getName());
+                case PARAMETER -> last = node.getName();
+                default -> {
+                }
+            }
+        }
+        return parts.isEmpty() ? (last == null ? "request" : last) : String.join(".", parts);
+    }
+
+    private static String path(JsonMappingException e) {
+        String path = e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+        return path.isEmpty() ? "request" : path;
+    }
+
+}

@@ -1,0 +1,71 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.store.DynamoGateway;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+
+import java.time.Duration;
+
+/**
+ * At startup: creates the table when {@code cairn.table.create} is on and it is missing (idempotent), and in
+ * any case touches the DynamoDB client once, so the first real request does not pay for building it.
+ */
+@ApplicationScoped
+public class TableProvisioner {
+
+    private static final Logger LOG = Logger.getLogger(TableProvisioner.class);
+
+    private final DynamoGateway gateway;
+    private final CairnConfig config;
+
+    public TableProvisioner(DynamoGateway gateway, CairnConfig config) {
+        this.gateway = gateway;
+        this.config = config;
+    }
+
+    void onStart(@Observes @Priority(10) StartupEvent event) {
+        String table = config.table().name();
+        if (config.table().create()) {
+            ensureTable(table).await().atMost(Duration.ofSeconds(60));
+        } else {
+            describe(table).onFailure().invoke(e -> LOG.warnf("DynamoDB table %s not reachable at startup: %s",
+                    table, e.getMessage())).onFailure().recoverWithNull().await().atMost(Duration.ofSeconds(10));
+        }
+    }
+
+    /** Creates the table unless it exists, then waits until it is ACTIVE. */
+    public Uni<Void> ensureTable(String table) {
+        return describe(table)
+                .onFailure(TableProvisioner::isMissing).recoverWithUni(() -> gateway
+                        .createTable(TableSpec.createTableRequest(table))
+                        .invoke(() -> LOG.infof("created DynamoDB table %s", table))
+                        .replaceWith(TableStatus.CREATING))
+                .chain(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem() : waitActive(table));
+    }
+
+    private Uni<Void> waitActive(String table) {
+        return describe(table)
+                .onItem().transformToUni(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem()
+                        : Uni.createFrom().<Void>failure(new IllegalStateException("table " + table + " is " + status)))
+                .onFailure(IllegalStateException.class).retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(2))
+                .atMost(60);
+    }
+
+    private Uni<TableStatus> describe(String table) {
+        return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
+                .map(r -> r.table().tableStatus());
+    }
+
+    private static boolean isMissing(Throwable failure) {
+        return failure instanceof CairnException ce && ce.getCause() instanceof ResourceNotFoundException;
+    }
+}

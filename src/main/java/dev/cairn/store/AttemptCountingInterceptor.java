@@ -1,0 +1,23 @@
+package dev.cairn.store;
+
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+/**
+ * Counts every HTTP attempt the SDK makes, including its own retries, into the ledger the gateway attached to
+ * the request. Registered with {@code quarkus.dynamodb.interceptors}.
+ */
+public final class AttemptCountingInterceptor implements ExecutionInterceptor {
+
+    static final ExecutionAttribute<CallLedger> LEDGER = new ExecutionAttribute<>("cairn.ledger");
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        CallLedger ledger = attributes.getAttribute(LEDGER);
+        if (ledger != null) {
+            ledger.attempt();
+        }
+    }
+}

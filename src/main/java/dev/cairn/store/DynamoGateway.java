@@ -1,0 +1,162 @@
+package dev.cairn.store;
+
+import dev.cairn.core.CairnException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The ONLY caller of {@link DynamoDbAsyncClient}. Each call is a lazy {@link Uni} (re-subscribing re-issues
+ * the request), counted in the request's {@link CallLedger} (every SDK attempt, with consumed capacity), and
+ * completes back on the caller's Vert.x context, so a request's whole pipeline stays on its event loop and
+ * never blocks. Failures are translated by {@link SdkErrors}.
+ */
+@ApplicationScoped
+public class DynamoGateway {
+
+    private final DynamoDbAsyncClient client;
+
+    public DynamoGateway(DynamoDbAsyncClient client) {
+        this.client = client;
+    }
+
+    public Uni<GetItemResponse> getItem(GetItemRequest request) {
+        return call(request, client::getItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+    }
+
+    public Uni<PutItemResponse> putItem(PutItemRequest request, Function<Throwable, CairnException> errors) {
+        return call(request, client::putItem, r -> units(r.consumedCapacity()), errors);
+    }
+
+    public Uni<UpdateItemResponse> updateItem(UpdateItemRequest request, Function<Throwable, CairnException> errors) {
+        return call(request, client::updateItem, r -> units(r.consumedCapacity()), errors);
+    }
+
+    public Uni<DeleteItemResponse> deleteItem(DeleteItemRequest request, Function<Throwable, CairnException> errors) {
+        return call(request, client::deleteItem, r -> units(r.consumedCapacity()), errors);
+    }
+
+    public Uni<QueryResponse> query(QueryRequest request) {
+        return call(request, client::query, r -> units(r.consumedCapacity()), SdkErrors::translate);
+    }
+
+    public Uni<BatchGetItemResponse> batchGetItem(BatchGetItemRequest request) {
+        return call(request, client::batchGetItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+    }
+
+    public Uni<BatchWriteItemResponse> batchWriteItem(BatchWriteItemRequest request) {
+        return call(request, client::batchWriteItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+    }
+
+    public Uni<TransactWriteItemsResponse> transactWriteItems(TransactWriteItemsRequest request,
+                                                              Function<Throwable, CairnException> errors) {
+        return call(request, client::transactWriteItems, r -> units(r.consumedCapacity()), errors);
+    }
+
+    public Uni<DescribeTableResponse> describeTable(DescribeTableRequest request) {
+        return call(request, client::describeTable, r -> null, SdkErrors::translate);
+    }
+
+    public Uni<CreateTableResponse> createTable(CreateTableRequest request) {
+        return call(request, client::createTable, r -> null, SdkErrors::translate);
+    }
+
+    /** Waits without blocking and resumes on the caller's Vert.x context (for backoff between batch retries). */
+    public Uni<Void> pause(Duration delay) {
+        return Uni.createFrom().emitter(emitter -> {
+            Context context = Vertx.currentContext();
+            if (context == null) {
+                CompletableFuture.delayedExecutor(delay.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                        .execute(() -> emitter.complete(null));
+            } else {
+                context.owner().setTimer(Math.max(1, delay.toMillis()),
+                        id -> context.runOnContext(v -> emitter.complete(null)));
+            }
+        });
+    }
+
+    private <Q extends DynamoDbRequest, R> Uni<R> call(Q request, Function<Q, CompletableFuture<R>> operation,
+                                                        Function<R, Double> capacity,
+                                                        Function<Throwable, CairnException> errors) {
+        return Uni.createFrom().emitter(emitter -> {
+            Context context = Vertx.currentContext();
+            CallLedger ledger = CallLedger.current();
+            long started = System.nanoTime();
+            CompletableFuture<R> future;
+            try {
+                future = operation.apply(withLedger(request, ledger));
+            } catch (RuntimeException e) {
+                emitter.fail(errors.apply(e));
+                return;
+            }
+            future.whenComplete((response, failure) -> {
+                if (ledger != null) {
+                    ledger.waited(System.nanoTime() - started);
+                    if (response != null) {
+                        ledger.consumed(capacity.apply(response));
+                    }
+                }
+                Runnable emit = failure == null
+                        ? () -> emitter.complete(response)
+                        : () -> emitter.fail(errors.apply(failure));
+                if (context == null) {
+                    emit.run();
+                } else {
+                    context.runOnContext(v -> emit.run());
+                }
+            });
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <Q extends DynamoDbRequest> Q withLedger(Q request, CallLedger ledger) {
+        if (ledger == null) {
+            return request;
+        }
+        AwsRequestOverrideConfiguration override = request.overrideConfiguration()
+                .map(AwsRequestOverrideConfiguration::toBuilder)
+                .orElseGet(AwsRequestOverrideConfiguration::builder)
+                .putExecutionAttribute(AttemptCountingInterceptor.LEDGER, ledger)
+                .build();
+        return (Q) request.toBuilder().overrideConfiguration(override).build();
+    }
+
+    private static Double units(ConsumedCapacity capacity) {
+        return capacity == null ? null : capacity.capacityUnits();
+    }
+
+    private static Double units(List<ConsumedCapacity> capacities) {
+        return capacities == null ? null
+                : capacities.stream().mapToDouble(c -> c.capacityUnits() == null ? 0 : c.capacityUnits()).sum();
+    }
+}

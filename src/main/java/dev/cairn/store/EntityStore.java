@@ -1,0 +1,258 @@
+package dev.cairn.store;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.entity.ItemCollection;
+import dev.cairn.core.entity.Stored;
+import dev.cairn.core.expr.Update;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.CursorCodec;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.core.write.TransactionPlan;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.core.write.WriteAction.Expectation;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Entity operations, queries, batches and transactions over the single table, executing the plans of
+ * {@code dev.cairn.core} through the {@link DynamoGateway}. Every write carries the condition its plan needs.
+ */
+@ApplicationScoped
+public class EntityStore {
+
+    static final int BATCH_GET_CHUNK = 100;
+    static final int BATCH_WRITE_CHUNK = 25;
+
+    private final DynamoGateway gateway;
+    private final StoreSettings settings;
+    private final CursorCodec cursors;
+    private final Clock clock;
+
+    public EntityStore(DynamoGateway gateway, StoreSettings settings) {
+        this.gateway = gateway;
+        this.settings = settings;
+        this.cursors = new CursorCodec(settings.cursorSecret());
+        this.clock = Clock.systemUTC();
+    }
+
+    public String table() {
+        return settings.table();
+    }
+
+    public Instant now() {
+        return clock.instant();
+    }
+
+    // --- single items ---------------------------------------------------------------------------------------
+
+    /** The item, or null when absent (strongly consistent when asked). */
+    public <T> Uni<Stored<T>> get(EntitySpec<T> spec, PrimaryKey key, boolean consistent) {
+        var request = GetItemRequest.builder().tableName(settings.table()).key(key.toAttributes())
+                .consistentRead(consistent).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
+        return gateway.getItem(request)
+                .map(r -> r.hasItem() && !r.item().isEmpty() ? spec.fromItem(r.item()) : null);
+    }
+
+    /** Creates the item; Conflict when one with the same key exists. */
+    public <T> Uni<Stored<T>> create(EntitySpec<T> spec, T value) {
+        Instant now = now();
+        WriteAction action = WriteAction.create(spec, value, now);
+        return gateway.putItem(action.toPutRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                .map(r -> new Stored<>(value, action.key(), 1, now, now));
+    }
+
+    /**
+     * Writes the whole value. With an expected version it replaces an existing item only at that version
+     * (NotFound / VersionConflict otherwise); without one it is an upsert.
+     */
+    public <T> Uni<Stored<T>> put(EntitySpec<T> spec, T value, Long expectedVersion) {
+        WriteAction action = WriteAction.put(spec, value, Expectation.ifVersion(expectedVersion), now());
+        return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                .map(r -> spec.fromItem(r.attributes()));
+    }
+
+    /** Updates the given attributes of an existing item (NotFound if missing: never creates a partial item). */
+    public <T> Uni<Stored<T>> update(EntitySpec<T> spec, PrimaryKey key, Update update, Long expectedVersion) {
+        WriteAction action = WriteAction.update(spec.type(), key, update, expectedVersion, now());
+        return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                .map(r -> spec.fromItem(r.attributes()));
+    }
+
+    /**
+     * Deletes the item. {@code mustExist} makes an absent item a NotFound; an expected version makes a
+     * different stored version a VersionConflict. Answers whether an item was deleted.
+     */
+    public Uni<Boolean> delete(EntitySpec<?> spec, PrimaryKey key, boolean mustExist, Long expectedVersion) {
+        Expectation expectation = mustExist || expectedVersion != null
+                ? Expectation.present(expectedVersion) : Expectation.NONE;
+        WriteAction action = WriteAction.delete(spec.type(), key, expectation);
+        return gateway.deleteItem(action.toDeleteRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                .map(r -> r.hasAttributes() && !r.attributes().isEmpty());
+    }
+
+    // --- queries --------------------------------------------------------------------------------------------
+
+    /** One page: exactly one Query call. The cursor is verified against this query before use. */
+    public Uni<Page<Map<String, AttributeValue>>> page(QuerySpec query, String cursor) {
+        String binding = query.binding();
+        Map<String, AttributeValue> start = cursors.decode(binding, cursor);
+        return gateway.query(query.toRequest(settings.table(), start))
+                .map(r -> new Page<>(r.items(), r.hasLastEvaluatedKey() ? cursors.encode(binding, r.lastEvaluatedKey()) : null));
+    }
+
+    public <T> Uni<Page<Stored<T>>> page(EntitySpec<T> spec, QuerySpec query, String cursor) {
+        return page(query, cursor).map(p -> p.map(spec::fromItem));
+    }
+
+    /** Every item the query selects, page after page (more than one call only past 1 MB or the limit). */
+    public Multi<Map<String, AttributeValue>> queryAll(QuerySpec query) {
+        return Multi.createBy().repeating()
+                .uni(() -> new AtomicReference<Map<String, AttributeValue>>(),
+                        last -> gateway.query(query.toRequest(settings.table(), last.get()))
+                                .invoke(r -> last.set(hasMore(r) ? r.lastEvaluatedKey() : null)))
+                .whilst(EntityStore::hasMore)
+                .onItem().transformToIterable(QueryResponse::items);
+    }
+
+    /** One partition's items decoded by discriminator (e.g. a workspace and its projects). */
+    public Uni<ItemCollection> collection(QuerySpec query, List<EntitySpec<?>> specs) {
+        return queryAll(query).collect().asList().map(items -> ItemCollection.decode(items, specs));
+    }
+
+    private static boolean hasMore(QueryResponse response) {
+        return response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
+    }
+
+    // --- batches --------------------------------------------------------------------------------------------
+
+    /**
+     * Reads many items: chunks of 100 in parallel (bounded), unprocessed keys retried with backoff and jitter.
+     * The result lists the item of each requested key in request order, null where absent.
+     */
+    public Uni<List<Map<String, AttributeValue>>> batchGet(List<PrimaryKey> keys, boolean consistent) {
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<PrimaryKey> distinct = new ArrayList<>(new LinkedHashSet<>(keys));
+        List<List<PrimaryKey>> chunks = chunk(distinct, BATCH_GET_CHUNK);
+        return Multi.createFrom().iterable(chunks)
+                .onItem().transformToUni(chunk -> fetchChunk(chunk.stream().map(PrimaryKey::toAttributes).toList(),
+                        consistent, 1))
+                .merge(settings.batchConcurrency())
+                .collect().in(HashMap<PrimaryKey, Map<String, AttributeValue>>::new,
+                        (found, items) -> items.forEach(item -> found.put(PrimaryKey.from(item), item)))
+                .map(found -> keys.stream().map(found::get).toList());
+    }
+
+    private Uni<List<Map<String, AttributeValue>>> fetchChunk(List<Map<String, AttributeValue>> keys,
+                                                              boolean consistent, int attempt) {
+        var request = BatchGetItemRequest.builder()
+                .requestItems(Map.of(settings.table(), KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build()))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
+        return gateway.batchGetItem(request).chain(response -> {
+            List<Map<String, AttributeValue>> items = response.responses().getOrDefault(settings.table(), List.of());
+            KeysAndAttributes left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(settings.table()) : null;
+            if (left == null || left.keys().isEmpty()) {
+                return Uni.createFrom().item(items);
+            }
+            return retryLater(attempt, left.keys().size(), "read")
+                    .chain(() -> fetchChunk(left.keys(), consistent, attempt + 1))
+                    .map(more -> concat(items, more));
+        });
+    }
+
+    /** Puts many items without conditions (bulk loads): chunks of 25, unprocessed items retried with backoff. */
+    public Uni<Void> batchPut(List<Map<String, AttributeValue>> items) {
+        return batchWrite(items.stream().map(i -> WriteRequest.builder().putRequest(PutRequest.builder().item(i).build()).build()).toList());
+    }
+
+    public Uni<Void> batchDelete(List<PrimaryKey> keys) {
+        return batchWrite(keys.stream().map(k -> WriteRequest.builder()
+                .deleteRequest(DeleteRequest.builder().key(k.toAttributes()).build()).build()).toList());
+    }
+
+    private Uni<Void> batchWrite(List<WriteRequest> writes) {
+        return Multi.createFrom().iterable(chunk(writes, BATCH_WRITE_CHUNK))
+                .onItem().transformToUni(chunk -> writeChunk(chunk, 1))
+                .merge(settings.batchConcurrency())
+                .collect().last().replaceWithVoid();
+    }
+
+    private Uni<Void> writeChunk(List<WriteRequest> writes, int attempt) {
+        var request = BatchWriteItemRequest.builder().requestItems(Map.of(settings.table(), writes))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
+        return gateway.batchWriteItem(request).chain(response -> {
+            List<WriteRequest> left = response.hasUnprocessedItems()
+                    ? response.unprocessedItems().getOrDefault(settings.table(), List.of()) : List.of();
+            if (left.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            return retryLater(attempt, left.size(), "written").chain(() -> writeChunk(left, attempt + 1));
+        });
+    }
+
+    private Uni<Void> retryLater(int attempt, int left, String what) {
+        if (attempt >= settings.batchMaxAttempts()) {
+            return Uni.createFrom().failure(SdkErrors.unavailable(left + " item(s) could not be " + what
+                    + " after " + attempt + " attempts (DynamoDB left them unprocessed); retry shortly", null));
+        }
+        long base = settings.batchBaseDelay().toMillis() << Math.min(attempt - 1, 10);
+        long jittered = ThreadLocalRandom.current().nextLong(base / 2, base + 1);
+        return gateway.pause(Duration.ofMillis(jittered));
+    }
+
+    // --- transactions ---------------------------------------------------------------------------------------
+
+    /** Sends the plan as ONE TransactWriteItems; a cancellation names the action that failed. */
+    public Uni<Void> transact(TransactionPlan plan) {
+        return gateway.transactWriteItems(plan.toRequest(settings.table()), e -> SdkErrors.translate(e, plan.actions()))
+                .replaceWithVoid();
+    }
+
+    // --- helpers --------------------------------------------------------------------------------------------
+
+    static <E> List<List<E>> chunk(List<E> all, int size) {
+        var chunks = new ArrayList<List<E>>();
+        for (int i = 0; i < all.size(); i += size) {
+            chunks.add(all.subList(i, Math.min(all.size(), i + size)));
+        }
+        return chunks;
+    }
+
+    private static <E> List<E> concat(List<E> a, List<E> b) {
+        var all = new ArrayList<E>(a.size() + b.size());
+        all.addAll(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Raises NotFound for a null item (used with {@code onItem().ifNull()}). */
+    public static CairnException notFound(String what) {
+        return new CairnException(new CairnError.NotFound(what + " does not exist"));
+    }
+}

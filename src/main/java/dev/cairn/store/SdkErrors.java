@@ -1,0 +1,140 @@
+package dev.cairn.store;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.write.WriteAction;
+import org.jboss.logging.Logger;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.ItemCollectionSizeLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The one place SDK exceptions become Cairn errors. SDK messages are logged, never returned: they can name
+ * tables, endpoints and request internals.
+ */
+public final class SdkErrors {
+
+    private static final Logger LOG = Logger.getLogger(SdkErrors.class);
+    static final int RETRY_AFTER_SECONDS = 1;
+
+    private SdkErrors() {
+    }
+
+    public static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    public static CairnException translate(Throwable failure) {
+        return translate(failure, List.of());
+    }
+
+    /** Translates a failed single write, explaining a failed condition through the action. */
+    public static CairnException translate(Throwable failure, WriteAction action) {
+        Throwable t = unwrap(failure);
+        if (t instanceof ConditionalCheckFailedException ccf && action != null) {
+            return new CairnException(action.explainFailure(ccf.item()));
+        }
+        return translate(t, action == null ? List.of() : List.of(action));
+    }
+
+    /** Translates a failed call; transaction cancellations are mapped back to the actions that caused them. */
+    public static CairnException translate(Throwable failure, List<WriteAction> actions) {
+        Throwable t = unwrap(failure);
+        if (t instanceof CairnException ce) {
+            return ce;
+        }
+        if (t instanceof TransactionCanceledException tce) {
+            return transactionCanceled(tce, actions);
+        }
+        if (t instanceof ConditionalCheckFailedException) {
+            return new CairnException(new CairnError.Conflict("the write's condition does not hold"));
+        }
+        if (t instanceof ProvisionedThroughputExceededException || t instanceof RequestLimitExceededException
+                || t instanceof TransactionInProgressException || isThrottling(t)) {
+            LOG.debugf("DynamoDB throttled: %s", t.getMessage());
+            return unavailable("DynamoDB is throttling requests; retry shortly", t);
+        }
+        if (t instanceof TransactionConflictException) {
+            return new CairnException(new CairnError.Conflict("a concurrent transaction touched the same items; retry"), t);
+        }
+        if (t instanceof ItemCollectionSizeLimitExceededException) {
+            return new CairnException(new CairnError.Conflict("the item collection has reached its size limit"), t);
+        }
+        if (t instanceof ResourceNotFoundException) {
+            LOG.errorf("DynamoDB table or index missing: %s", t.getMessage());
+            return unavailable("the DynamoDB table is not available", t);
+        }
+        if (t instanceof DynamoDbException dde && dde.statusCode() >= 500) {
+            LOG.warnf("DynamoDB server error: %s", t.getMessage());
+            return unavailable("DynamoDB failed to answer; retry shortly", t);
+        }
+        if (t instanceof DynamoDbException dde && dde.statusCode() == 400) {
+            LOG.warnf("DynamoDB rejected a request: %s", t.getMessage());
+            return new CairnException(new CairnError.ValidationFailed("DynamoDB rejected the request as invalid",
+                    List.of()), t);
+        }
+        if (t instanceof SdkClientException) {
+            LOG.warnf("DynamoDB unreachable: %s", t.getMessage());
+            return unavailable("DynamoDB is unreachable", t);
+        }
+        LOG.error("unexpected failure while calling DynamoDB", t);
+        return new CairnException(new CairnError.InternalError("unexpected failure while calling DynamoDB"), t);
+    }
+
+    private static boolean isThrottling(Throwable t) {
+        return t instanceof DynamoDbException dde && dde.awsErrorDetails() != null
+                && "ThrottlingException".equals(dde.awsErrorDetails().errorCode());
+    }
+
+    static CairnException unavailable(String detail, Throwable cause) {
+        return new CairnException(new CairnError.ServiceUnavailable(detail, RETRY_AFTER_SECONDS), cause);
+    }
+
+    private static CairnException transactionCanceled(TransactionCanceledException e, List<WriteAction> actions) {
+        List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
+        var failures = new ArrayList<CairnError.ActionFailure>();
+        for (int i = 0; i < reasons.size(); i++) {
+            CancellationReason reason = reasons.get(i);
+            if (reason.code() == null || "None".equals(reason.code())) {
+                continue;
+            }
+            PrimaryKey key = i < actions.size() ? actions.get(i).key() : null;
+            failures.add(new CairnError.ActionFailure(i, key == null ? null : key.pk(), key == null ? null : key.sk(),
+                    reason.code(), reason.message(), reason.hasItem() ? reason.item() : null));
+        }
+        boolean throttled = failures.stream().anyMatch(f -> f.reason().contains("Throttl")
+                || f.reason().equals("ProvisionedThroughputExceeded"));
+        if (throttled) {
+            return unavailable("DynamoDB is throttling requests; retry shortly", e);
+        }
+        // A single failed condition is explained by its action (NotFound / Conflict / VersionConflict).
+        var conditionFailures = failures.stream().filter(f -> "ConditionalCheckFailed".equals(f.reason())).toList();
+        if (conditionFailures.size() == failures.size() && failures.size() == 1 && failures.get(0).index() < actions.size()) {
+            CairnError.ActionFailure only = failures.get(0);
+            return new CairnException(actions.get(only.index()).explainFailure(only.oldItem()), e);
+        }
+        if (failures.stream().anyMatch(f -> "TransactionConflict".equals(f.reason()))) {
+            return new CairnException(new CairnError.TransactionCanceled(
+                    "a concurrent transaction touched the same items; retry", failures), e);
+        }
+        return new CairnException(new CairnError.TransactionCanceled(
+                failures.size() + " action(s) of the transaction failed their conditions", failures), e);
+    }
+}
