@@ -1,0 +1,76 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.TableSpec;
+import dev.cairn.store.DynamoGateway;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The readiness check against real endpoints it does not own: a DynamoDB Local it stops and restarts, a closed
+ * port, and a socket that accepts connections but never answers.
+ */
+class DynamoDbReadinessTest {
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void readinessGoesDownWhileDynamoDbIsGoneAndUpAgainWhenItIsBack() throws Exception {
+        EmbeddedDynamoDb dynamoDb = EmbeddedDynamoDb.start(0, dataDir);
+        int port = dynamoDb.port();
+        try (DynamoDbAsyncClient client = client("http://127.0.0.1:" + port)) {
+            var gateway = new DynamoGateway(client);
+            gateway.createTable(TableSpec.createTableRequest("cairn")).await().atMost(Duration.ofSeconds(10));
+            var readiness = new DynamoDbReadiness(gateway, TestConfig.readinessConfig());
+            assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+
+            dynamoDb.close();
+            assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+
+            dynamoDb = EmbeddedDynamoDb.start(port, dataDir);
+            assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        } finally {
+            dynamoDb.close();
+        }
+    }
+
+    @Test
+    void readinessIsDownWithinTheTimeoutWhenTheEndpointNeverAnswers() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
+            var readiness = new DynamoDbReadiness(new DynamoGateway(client), TestConfig.readinessConfig());
+            long started = System.nanoTime();
+            HealthCheckResponse response = check(readiness);
+            long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+            assertThat(elapsedMillis).isLessThan(3000);
+        }
+    }
+
+    private static HealthCheckResponse check(DynamoDbReadiness readiness) {
+        return readiness.call().await().atMost(Duration.ofSeconds(10));
+    }
+
+    private static DynamoDbAsyncClient client(String endpoint) {
+        return DynamoDbAsyncClient.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .overrideConfiguration(ClientOverrideConfiguration.builder()
+                        .apiCallTimeout(Duration.ofSeconds(3)).apiCallAttemptTimeout(Duration.ofMillis(1500)).build())
+                .build();
+    }
+}

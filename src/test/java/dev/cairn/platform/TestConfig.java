@@ -1,0 +1,42 @@
+package dev.cairn.platform;
+
+import java.time.Duration;
+
+/** A {@link CairnConfig} for tests that build platform beans by hand (no caching of health answers). */
+final class TestConfig {
+
+    private TestConfig() {
+    }
+
+    static CairnConfig readinessConfig() {
+        return new CairnConfig() {
+            public Table table() {
+                return new Table() {
+                    public String name() { return "cairn"; }
+                    public boolean create() { return false; }
+                };
+            }
+            public Cursor cursor() { return () -> "cairn-development-cursor-secret"; }
+            public Diagnostics diagnostics() { return () -> true; }
+            public Batch batch() {
+                return new Batch() {
+                    public int concurrency() { return 4; }
+                    public int maxAttempts() { return 8; }
+                    public Duration baseDelay() { return Duration.ofMillis(25); }
+                };
+            }
+            public Health health() {
+                return new Health() {
+                    public Duration timeout() { return Duration.ofMillis(1500); }
+                    public Duration cacheFor() { return Duration.ZERO; }
+                };
+            }
+            public LocalDynamodb localDynamodb() {
+                return new LocalDynamodb() {
+                    public int port() { return 8765; }
+                    public String dataDir() { return ".dynamodb-local"; }
+                };
+            }
+        };
+    }
+}
