@@ -11,7 +11,10 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  */
 public final class AttemptCountingInterceptor implements ExecutionInterceptor {
 
-    static final ExecutionAttribute<CallLedger> LEDGER = new ExecutionAttribute<>("cairn.ledger");
+    // The SDK registers attribute names JVM-wide, and dev-mode live reload loads this class again: a unique
+    // name per class load keeps a reload from colliding with the previous one.
+    static final ExecutionAttribute<CallLedger> LEDGER =
+            new ExecutionAttribute<>("cairn.ledger." + java.util.UUID.randomUUID());
 
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {

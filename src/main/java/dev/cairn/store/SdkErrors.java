@@ -78,7 +78,7 @@ public final class SdkErrors {
             return new CairnException(new CairnError.Conflict("the item collection has reached its size limit"), t);
         }
         if (t instanceof ResourceNotFoundException) {
-            LOG.errorf("DynamoDB table or index missing: %s", t.getMessage());
+            LOG.debugf("DynamoDB table or index missing: %s", t.getMessage());
             return unavailable("the DynamoDB table is not available", t);
         }
         if (t instanceof DynamoDbException dde && dde.statusCode() >= 500) {
