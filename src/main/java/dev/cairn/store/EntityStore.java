@@ -78,12 +78,19 @@ public class EntityStore {
                 .map(r -> r.hasItem() && !r.item().isEmpty() ? spec.fromItem(r.item()) : null);
     }
 
+    /** Planning errors (bad keys, oversized items, tampered cursors) surface as failures of the Uni, never as throws. */
+    private static <T> Uni<T> deferred(java.util.function.Supplier<Uni<? extends T>> plan) {
+        return Uni.createFrom().deferred(plan);
+    }
+
     /** Creates the item; Conflict when one with the same key exists. */
     public <T> Uni<Stored<T>> create(EntitySpec<T> spec, T value) {
-        Instant now = now();
-        WriteAction action = WriteAction.create(spec, value, now);
-        return gateway.putItem(action.toPutRequest(settings.table()), e -> SdkErrors.translate(e, action))
-                .map(r -> new Stored<>(value, action.key(), 1, now, now));
+        return deferred(() -> {
+            Instant now = now();
+            WriteAction action = WriteAction.create(spec, value, now);
+            return gateway.putItem(action.toPutRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                    .map(r -> new Stored<>(value, action.key(), 1, now, now));
+        });
     }
 
     /**
@@ -91,16 +98,20 @@ public class EntityStore {
      * (NotFound / VersionConflict otherwise); without one it is an upsert.
      */
     public <T> Uni<Stored<T>> put(EntitySpec<T> spec, T value, Long expectedVersion) {
-        WriteAction action = WriteAction.put(spec, value, Expectation.ifVersion(expectedVersion), now());
-        return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
-                .map(r -> spec.fromItem(r.attributes()));
+        return deferred(() -> {
+            WriteAction action = WriteAction.put(spec, value, Expectation.ifVersion(expectedVersion), now());
+            return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                    .map(r -> spec.fromItem(r.attributes()));
+        });
     }
 
     /** Updates the given attributes of an existing item (NotFound if missing: never creates a partial item). */
     public <T> Uni<Stored<T>> update(EntitySpec<T> spec, PrimaryKey key, Update update, Long expectedVersion) {
-        WriteAction action = WriteAction.update(spec.type(), key, update, expectedVersion, now());
-        return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
-                .map(r -> spec.fromItem(r.attributes()));
+        return deferred(() -> {
+            WriteAction action = WriteAction.update(spec.type(), key, update, expectedVersion, now());
+            return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                    .map(r -> spec.fromItem(r.attributes()));
+        });
     }
 
     /**
@@ -119,10 +130,12 @@ public class EntityStore {
 
     /** One page: exactly one Query call. The cursor is verified against this query before use. */
     public Uni<Page<Map<String, AttributeValue>>> page(QuerySpec query, String cursor) {
-        String binding = query.binding();
-        Map<String, AttributeValue> start = cursors.decode(binding, cursor);
-        return gateway.query(query.toRequest(settings.table(), start))
-                .map(r -> new Page<>(r.items(), r.hasLastEvaluatedKey() ? cursors.encode(binding, r.lastEvaluatedKey()) : null));
+        return deferred(() -> {
+            String binding = query.binding();
+            Map<String, AttributeValue> start = cursors.decode(binding, cursor);
+            return gateway.query(query.toRequest(settings.table(), start))
+                    .map(r -> new Page<>(r.items(), hasMore(r) ? cursors.encode(binding, r.lastEvaluatedKey()) : null));
+        });
     }
 
     public <T> Uni<Page<Stored<T>>> page(EntitySpec<T> spec, QuerySpec query, String cursor) {
