@@ -71,6 +71,11 @@ public class ProblemMapper {
     }
 
     @ServerExceptionMapper
+    public Response patchRejected(MergePatcher.PatchRejected e, UriInfo uri) {
+        return unreadableJson((JsonProcessingException) e.getCause(), uri);
+    }
+
+    @ServerExceptionMapper
     public Response webApplication(WebApplicationException e, UriInfo uri) {
         CairnError error;
         if (e instanceof NotFoundException) {

@@ -130,11 +130,19 @@ public class EntityStore {
 
     /** One page: exactly one Query call. The cursor is verified against this query before use. */
     public Uni<Page<Map<String, AttributeValue>>> page(QuerySpec query, String cursor) {
+        return page(query, cursor, query);
+    }
+
+    /**
+     * One page whose next-page cursor belongs to {@code continuation}: a first page read together with its
+     * parent (e.g. a workspace and its newest projects) continues as the plain child listing.
+     */
+    public Uni<Page<Map<String, AttributeValue>>> page(QuerySpec query, String cursor, QuerySpec continuation) {
         return deferred(() -> {
-            String binding = query.binding();
-            Map<String, AttributeValue> start = cursors.decode(binding, cursor);
+            Map<String, AttributeValue> start = cursors.decode(query.binding(), cursor);
             return gateway.query(query.toRequest(settings.table(), start))
-                    .map(r -> new Page<>(r.items(), hasMore(r) ? cursors.encode(binding, r.lastEvaluatedKey()) : null));
+                    .map(r -> new Page<>(r.items(),
+                            hasMore(r) ? cursors.encode(continuation.binding(), r.lastEvaluatedKey()) : null));
         });
     }
 

@@ -1,0 +1,60 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.entity.Stored;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.store.EntityStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The read-modify-write every PATCH shares: a strongly consistent read, the merge patch applied and validated,
+ * then a write conditioned on the version that was read. With {@code If-Match} a different version is a 412;
+ * without it a concurrent change makes the whole cycle run again (at most 3 times), so nothing is lost.
+ */
+@ApplicationScoped
+public class EntityResources {
+
+    private static final int PATCH_ATTEMPTS = 3;
+
+    private final EntityStore store;
+    private final MergePatcher patcher;
+
+    public EntityResources(EntityStore store, MergePatcher patcher) {
+        this.store = store;
+        this.patcher = patcher;
+    }
+
+    public <T> Uni<Stored<T>> find(EntitySpec<T> spec, PrimaryKey key, String what) {
+        return store.get(spec, key, true).onItem().ifNull().failWith(notFound(what));
+    }
+
+    public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
+                                         Long ifMatch, Set<String> immutable, String what) {
+        Uni<Stored<T>> attempt = find(spec, key, what).chain(current -> {
+            if (ifMatch != null && current.version() != ifMatch) {
+                return Uni.createFrom().failure(new CairnException(new CairnError.VersionConflict(
+                        what + " is at version " + current.version() + ", not " + ifMatch, ifMatch, current.version())));
+            }
+            T patched = patcher.apply(current.value(), type, body, immutable);
+            return store.put(spec, patched, current.version());
+        });
+        if (ifMatch != null) {
+            return attempt;
+        }
+        return attempt.onFailure(EntityResources::isVersionConflict).retry().atMost(PATCH_ATTEMPTS - 1);
+    }
+
+    private static boolean isVersionConflict(Throwable failure) {
+        return failure instanceof CairnException e && e.error() instanceof CairnError.VersionConflict;
+    }
+
+    public static Supplier<CairnException> notFound(String what) {
+        return () -> new CairnException(new CairnError.NotFound(what + " does not exist"));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.entity.Stored;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Small HTTP conventions shared by every resource: ids in paths, paging parameters, ETags. */
+public final class Http {
+
+    public static final int MAX_ID_LENGTH = 128;
+    public static final int DEFAULT_LIMIT = 20;
+    public static final int MAX_LIMIT = 100;
+    public static final String MERGE_PATCH_JSON = "application/merge-patch+json";
+
+    private static final Pattern ENTITY_TAG = Pattern.compile("^(?:W/)?\"(\\d{1,18})\"$");
+
+    private Http() {
+    }
+
+    /** A path id: non-blank, at most 128 characters, no control characters (case and symbols are kept as-is). */
+    public static String id(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw invalid(field, "must not be empty or blank");
+        }
+        if (value.length() > MAX_ID_LENGTH) {
+            throw invalid(field, "must have at most " + MAX_ID_LENGTH + " characters");
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw invalid(field, "must not contain control characters");
+        }
+        return value;
+    }
+
+    /** The {@code limit} query parameter: 1–100, 20 when absent. */
+    public static int limit(String value) {
+        if (value == null || value.isEmpty()) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int limit = Integer.parseInt(value);
+            if (limit >= 1 && limit <= MAX_LIMIT) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid("limit", "must be a whole number from 1 to " + MAX_LIMIT);
+    }
+
+    /** The version an {@code If-Match} header expects; null when absent or {@code *}. */
+    public static Long ifMatch(String header) {
+        if (header == null || header.isBlank() || header.trim().equals("*")) {
+            return null;
+        }
+        Matcher matcher = ENTITY_TAG.matcher(header.trim());
+        if (!matcher.matches()) {
+            throw new CairnException(new CairnError.MalformedRequest(
+                    "If-Match must be one entity tag as sent in ETag, e.g. \"3\""));
+        }
+        return Long.parseLong(matcher.group(1));
+    }
+
+    public static String etag(Stored<?> stored) {
+        return "\"" + stored.version() + "\"";
+    }
+
+    public static CairnException invalid(String field, String message) {
+        return new CairnException(CairnError.ValidationFailed.of(field, message));
+    }
+}

@@ -1,0 +1,77 @@
+package dev.cairn.platform;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.Validator;
+
+import java.io.StringReader;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Applies an RFC 7396 JSON merge patch (Jakarta JSON-P) to a record's JSON view, then reads the result back as
+ * the record (unknown fields and wrong types rejected by Jackson) and validates it (Hibernate Validator).
+ * Fields listed as immutable may appear in the patch only with their current value.
+ */
+@ApplicationScoped
+public class MergePatcher {
+
+    private final ObjectMapper json;
+    private final Validator validator;
+
+    public MergePatcher(ObjectMapper json, Validator validator) {
+        this.json = json;
+        this.validator = validator;
+    }
+
+    public <T> T apply(T current, Class<T> type, String patchBody, Set<String> immutable) {
+        JsonValue patch = parse(patchBody);
+        if (patch.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new CairnException(new CairnError.MalformedRequest("a merge patch must be a JSON object"));
+        }
+        try {
+            JsonObject target = Json.createReader(new StringReader(json.writeValueAsString(current))).readObject();
+            for (String field : immutable) {
+                JsonValue requested = patch.asJsonObject().get(field);
+                if (requested != null && !Objects.equals(requested, target.get(field))) {
+                    throw Http.invalid(field, "cannot be changed");
+                }
+            }
+            JsonValue patched = Json.createMergePatch(patch).apply(target);
+            T result = json.readValue(patched.toString(), type);
+            var violations = validator.validate(result);
+            if (!violations.isEmpty()) {
+                throw new ConstraintViolationException(violations);
+            }
+            return result;
+        } catch (JsonProcessingException e) {
+            throw new PatchRejected(e);
+        }
+    }
+
+    private static JsonValue parse(String body) {
+        if (body == null || body.isBlank()) {
+            throw new CairnException(new CairnError.MalformedRequest("the merge patch body is empty"));
+        }
+        try {
+            return Json.createReader(new StringReader(body)).readValue();
+        } catch (JsonException e) {
+            throw new CairnException(new CairnError.MalformedRequest("the merge patch is not valid JSON"));
+        }
+    }
+
+    /** Carries Jackson's complaint about the patched document to the one mapper, which names the field. */
+    public static final class PatchRejected extends RuntimeException {
+        public PatchRejected(JsonProcessingException cause) {
+            super(cause.getOriginalMessage(), cause, false, false);
+        }
+    }
+}

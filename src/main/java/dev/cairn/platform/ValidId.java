@@ -1,0 +1,32 @@
+package dev.cairn.platform;
+
+import jakarta.validation.Constraint;
+import jakarta.validation.Payload;
+import jakarta.validation.ReportAsSingleViolation;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** An id in a body: non-blank, at most 128 characters, no control characters; case and symbols are kept. */
+@NotBlank
+@Size(max = Http.MAX_ID_LENGTH)
+@Pattern(regexp = "[^\\p{Cntrl}]*")
+@ReportAsSingleViolation
+@Constraint(validatedBy = {})
+@Documented
+@Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT, ElementType.TYPE_USE})
+@Retention(RetentionPolicy.RUNTIME)
+public @interface ValidId {
+
+    String message() default "must be 1 to 128 characters without control characters";
+
+    Class<?>[] groups() default {};
+
+    Class<? extends Payload>[] payload() default {};
+}

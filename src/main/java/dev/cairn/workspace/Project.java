@@ -1,0 +1,21 @@
+package dev.cairn.workspace;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+/** A project of a workspace; {@code id} is server-generated and time-ordered. */
+public record Project(
+        String workspaceId,
+        String id,
+        @NotBlank @Size(max = 200) String title,
+        @NotNull ProjectStatus status,
+        @NotBlank @Size(max = 128) String createdBy) {
+
+    /** The body of {@code POST /workspaces/{id}/projects}. */
+    public record New(
+            @NotBlank @Size(max = 200) String title,
+            @NotNull ProjectStatus status,
+            @NotBlank @Size(max = 128) String createdBy) {
+    }
+}

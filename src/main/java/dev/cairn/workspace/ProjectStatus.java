@@ -1,0 +1,5 @@
+package dev.cairn.workspace;
+
+public enum ProjectStatus {
+    ACTIVE, PAUSED, ARCHIVED
+}
