@@ -10,7 +10,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The read-modify-write every PATCH shares: a strongly consistent read, the merge patch applied and validated,
@@ -31,12 +30,22 @@ public class EntityResources {
     }
 
     public <T> Uni<Stored<T>> find(EntitySpec<T> spec, PrimaryKey key, String what) {
-        return store.get(spec, key, true).onItem().ifNull().failWith(notFound(what));
+        return store.get(spec, key, true).onItem().ifNull().failWith(() -> notFound(what));
     }
 
     public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
                                          Long ifMatch, Set<String> immutable, String what) {
+        return mergePatch(spec, key, type, body, ifMatch, immutable, what, value -> true);
+    }
+
+    /** As above, for an item the caller may only see when {@code visible} holds (otherwise NotFound). */
+    public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
+                                         Long ifMatch, Set<String> immutable, String what,
+                                         java.util.function.Predicate<T> visible) {
         Uni<Stored<T>> attempt = find(spec, key, what).chain(current -> {
+            if (!visible.test(current.value())) {
+                return Uni.createFrom().failure(notFound(what));
+            }
             if (ifMatch != null && current.version() != ifMatch) {
                 return Uni.createFrom().failure(new CairnException(new CairnError.VersionConflict(
                         what + " is at version " + current.version() + ", not " + ifMatch, ifMatch, current.version())));
@@ -54,7 +63,7 @@ public class EntityResources {
         return failure instanceof CairnException e && e.error() instanceof CairnError.VersionConflict;
     }
 
-    public static Supplier<CairnException> notFound(String what) {
-        return () -> new CairnException(new CairnError.NotFound(what + " does not exist"));
+    public static CairnException notFound(String what) {
+        return new CairnException(new CairnError.NotFound(what + " does not exist"));
     }
 }

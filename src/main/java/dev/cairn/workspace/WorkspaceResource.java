@@ -69,17 +69,25 @@ public class WorkspaceResource {
         if (!include.equals("projects")) {
             throw Http.invalid("include", "must be 'projects'");
         }
-        int pageSize = Http.limit(limit);
+        return workspaceWithNewestProjects(id, Http.limit(limit))
+                .map(found -> Responses.ok(found.workspace(), WorkspaceView.of(found.workspace(), found.projects())));
+    }
+
+    private record WorkspaceWithProjects(Stored<Workspace> workspace, Page<ProjectView> projects) {
+    }
+
+    /** ONE Query: the workspace, then its newest projects; NotFound when the workspace does not exist. */
+    private Uni<WorkspaceWithProjects> workspaceWithNewestProjects(String id, int pageSize) {
         return store.page(WorkspaceModel.workspaceWithNewestProjects(id, pageSize), null,
                         WorkspaceModel.projectsNewestFirst(id, pageSize))
                 .map(page -> {
                     ItemCollection items = ItemCollection.decode(page.items(), List.of(WORKSPACE, PROJECT));
                     Stored<Workspace> workspace = items.single(WORKSPACE);
                     if (workspace == null) {
-                        throw EntityResources.notFound("workspace " + id).get();
+                        throw EntityResources.notFound("workspace " + id);
                     }
-                    var projects = new Page<>(items.all(PROJECT).stream().map(ProjectView::of).toList(), page.next());
-                    return Responses.ok(workspace, WorkspaceView.of(workspace, projects));
+                    return new WorkspaceWithProjects(workspace,
+                            new Page<>(items.all(PROJECT).stream().map(ProjectView::of).toList(), page.next()));
                 });
     }
 
@@ -110,12 +118,19 @@ public class WorkspaceResource {
                 .map(done -> Responses.created(uri, project.id(), stored, ProjectView.of(stored)));
     }
 
-    /** Newest first: 1 Query (begins_with PROJ#, descending). */
+    /**
+     * Newest first, 1 Query per page. The first page also reads the workspace item (it sorts just above the
+     * projects), so an unknown workspace is a 404 at no extra cost; later pages run begins_with PROJ#, descending.
+     */
     @GET
     @Path("/{id}/projects")
     public Uni<Page<ProjectView>> listProjects(@RestPath String id, @RestQuery String limit, @RestQuery String cursor) {
         Http.id("id", id);
-        return store.page(PROJECT, WorkspaceModel.projectsNewestFirst(id, Http.limit(limit)), cursor)
+        int pageSize = Http.limit(limit);
+        if (cursor == null) {
+            return workspaceWithNewestProjects(id, pageSize).map(WorkspaceWithProjects::projects);
+        }
+        return store.page(PROJECT, WorkspaceModel.projectsNewestFirst(id, pageSize), cursor)
                 .map(page -> page.map(ProjectView::of));
     }
 

@@ -83,6 +83,8 @@ class WorkspaceResourceTest {
         createWorkspace(hashed);
         given().get("/workspaces/{id}", hashed).then().statusCode(200)
                 .body("id", equalTo(hashed));
+        given().get("/workspaces/{id}/projects", base).then().statusCode(404);
+        createWorkspace(base);
         given().get("/workspaces/{id}/projects", base).then().statusCode(200).body("items", hasSize(0));
     }
 
@@ -165,7 +167,7 @@ class WorkspaceResourceTest {
         given().contentType(ContentType.JSON).body("{\"title\":\"Ghost\",\"status\":\"ACTIVE\",\"createdBy\":\"ann\"}")
                 .post("/workspaces/{id}/projects", missing).then().statusCode(404)
                 .contentType("application/problem+json").body("code", equalTo("NotFound"));
-        given().get("/workspaces/{id}/projects", missing).then().statusCode(200).body("items", hasSize(0));
+        given().get("/workspaces/{id}/projects", missing).then().statusCode(404).header("X-DynamoDB-Calls", "1");
         given().contentType(ContentType.JSON).body("{\"title\":\"X\",\"status\":\"DONE\",\"createdBy\":\"ann\"}")
                 .post("/workspaces/{id}/projects", id).then().statusCode(400).body("errors[0].field", equalTo("status"));
     }

@@ -1,0 +1,77 @@
+package dev.cairn.school;
+
+import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.expr.SortCondition;
+import dev.cairn.core.item.RecordCodec;
+import dev.cairn.core.key.IndexKey;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.QuerySpec;
+
+import java.time.LocalDate;
+
+/**
+ * Seed 001, many-to-many: {@code STU#<sid>}/{@code PROFILE}, {@code CRS#<cid>}/{@code METADATA}, and one edge
+ * {@code STU#<sid>}/{@code ENROLL#CRS#<cid>} per enrollment whose gsi1 key ({@code CRS#<cid>} /
+ * {@code STU#<sid>}) inverts it, so both directions are one Query.
+ */
+public final class SchoolModel {
+
+    static final KeyTemplate STU = KeyTemplate.of("STU#{studentId}");
+    static final KeyTemplate CRS = KeyTemplate.of("CRS#{courseId}");
+    static final KeyTemplate ENROLL = KeyTemplate.of("ENROLL#CRS#{courseId}");
+
+    static final EntitySpec<Student> STUDENT = EntitySpec.builder("Student", RecordCodec.<Student>builder()
+                    .string("id", Student::id).string("name", Student::name).number("year", Student::year)
+                    .string("major", Student::major)
+                    .build(f -> new Student(f.string("id"), f.string("name"), f.integer("year"), f.string("major"))))
+            .key(s -> studentKey(s.id()))
+            .build();
+
+    static final EntitySpec<Course> COURSE = EntitySpec.builder("Course", RecordCodec.<Course>builder()
+                    .string("id", Course::id).string("title", Course::title).number("credits", Course::credits)
+                    .string("term", Course::term)
+                    .build(f -> new Course(f.string("id"), f.string("title"), f.integer("credits"), f.string("term"))))
+            .key(c -> courseKey(c.id()))
+            .build();
+
+    static final EntitySpec<Enrollment> ENROLLMENT = EntitySpec.builder("Enrollment", RecordCodec.<Enrollment>builder()
+                    .string("studentId", Enrollment::studentId).string("courseId", Enrollment::courseId)
+                    .string("enrolledOn", e -> e.enrolledOn() == null ? null : e.enrolledOn().toString())
+                    .string("grade", Enrollment::grade)
+                    .string("studentName", Enrollment::studentName).string("courseTitle", Enrollment::courseTitle)
+                    .build(f -> new Enrollment(f.string("studentId"), f.string("courseId"),
+                            f.string("enrolledOn") == null ? null : LocalDate.parse(f.string("enrolledOn")),
+                            f.string("grade"), f.string("studentName"), f.string("courseTitle"))))
+            .key(e -> enrollmentKey(e.studentId(), e.courseId()))
+            .index(Index.GSI1, e -> IndexKey.of(CRS.render(e.courseId()), STU.render(e.studentId())))
+            .build();
+
+    private SchoolModel() {
+    }
+
+    static PrimaryKey studentKey(String studentId) {
+        return PrimaryKey.of(STU.render(studentId), "PROFILE");
+    }
+
+    static PrimaryKey courseKey(String courseId) {
+        return PrimaryKey.of(CRS.render(courseId), "METADATA");
+    }
+
+    static PrimaryKey enrollmentKey(String studentId, String courseId) {
+        return PrimaryKey.of(STU.render(studentId), ENROLL.render(courseId));
+    }
+
+    /** A student's enrollments: one strongly consistent Query of the student's partition. */
+    static QuerySpec coursesOf(String studentId, int limit) {
+        return QuerySpec.table(STU.render(studentId)).sort(SortCondition.beginsWith(ENROLL.prefix()))
+                .limit(limit).consistent().build();
+    }
+
+    /** A course's roster: one Query of the inverted index (eventually consistent, as every GSI read). */
+    static QuerySpec rosterOf(String courseId, int limit) {
+        return QuerySpec.on(Index.GSI1, CRS.render(courseId)).sort(SortCondition.beginsWith(STU.prefix()))
+                .limit(limit).build();
+    }
+}

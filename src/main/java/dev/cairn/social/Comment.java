@@ -1,0 +1,12 @@
+package dev.cairn.social;
+
+import dev.cairn.platform.ValidId;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+
+/** A comment on a post; {@code commentId} is server-generated and time-ordered. */
+public record Comment(String postId, String commentId, String userId, String content) {
+
+    public record New(@ValidId String userId, @NotBlank @Size(max = 5_000) String content) {
+    }
+}
