@@ -39,6 +39,6 @@ public class DiagnosticsFilter {
         response.getHeaders().putSingle(CALLS, Integer.toString(ledger.calls()));
         response.getHeaders().putSingle(CAPACITY, capacity);
         response.getHeaders().add("Server-Timing", String.format(Locale.ROOT,
-                "dynamodb;dur=%.1f;desc=\"%d calls, %s capacity units\"", ledger.millis(), ledger.calls(), capacity));
+                "dynamodb;dur=%.1f;desc=\"%d call%s, %s capacity units\"", ledger.millis(), ledger.calls(), ledger.calls() == 1 ? "" : "s", capacity));
     }
 }

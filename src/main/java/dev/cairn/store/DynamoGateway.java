@@ -83,6 +83,11 @@ public class DynamoGateway {
         return call(request, client::transactWriteItems, r -> units(r.consumedCapacity()), errors);
     }
 
+    public Uni<software.amazon.awssdk.services.dynamodb.model.ScanResponse> scan(
+            software.amazon.awssdk.services.dynamodb.model.ScanRequest request) {
+        return call(request, client::scan, r -> units(r.consumedCapacity()), SdkErrors::translate);
+    }
+
     public Uni<DescribeTableResponse> describeTable(DescribeTableRequest request) {
         return call(request, client::describeTable, r -> null, SdkErrors::translate);
     }

@@ -169,6 +169,13 @@ public class EntityStore {
         return response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
     }
 
+    /** Whether the table holds no item at all (one Scan of at most one item; for startup checks, not requests). */
+    public Uni<Boolean> isEmpty() {
+        return gateway.scan(software.amazon.awssdk.services.dynamodb.model.ScanRequest.builder()
+                        .tableName(settings.table()).limit(1).build())
+                .map(r -> !r.hasItems() || r.items().isEmpty());
+    }
+
     // --- batches --------------------------------------------------------------------------------------------
 
     /**
