@@ -1,0 +1,62 @@
+package dev.cairn.core.query;
+
+import dev.cairn.core.key.PrimaryKey;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One access pattern of a domain, with the exact request it sends for example parameters: documentation and
+ * tooling read this instead of guessing what a route costs.
+ */
+public record AccessPattern(String name, String route, String operation, Map<String, Object> request) {
+
+    public static AccessPattern query(String name, String route, String table, QuerySpec query) {
+        return new AccessPattern(name, route, "Query", explain(query.toRequest(table, null)));
+    }
+
+    public static AccessPattern getItem(String name, String route, String table, PrimaryKey key) {
+        GetItemRequest request = GetItemRequest.builder().tableName(table).key(key.toAttributes()).consistentRead(true).build();
+        var out = new LinkedHashMap<String, Object>();
+        out.put("TableName", request.tableName());
+        out.put("Key", plain(request.key()));
+        out.put("ConsistentRead", true);
+        return new AccessPattern(name, route, "GetItem", out);
+    }
+
+    /** The request in the shape of the DynamoDB JSON API (what {@code aws dynamodb query --cli-input-json} takes). */
+    public static Map<String, Object> explain(QueryRequest request) {
+        var out = new LinkedHashMap<String, Object>();
+        out.put("TableName", request.tableName());
+        if (request.indexName() != null) {
+            out.put("IndexName", request.indexName());
+        }
+        out.put("KeyConditionExpression", request.keyConditionExpression());
+        if (request.filterExpression() != null) {
+            out.put("FilterExpression", request.filterExpression());
+        }
+        if (request.projectionExpression() != null) {
+            out.put("ProjectionExpression", request.projectionExpression());
+        }
+        out.put("ExpressionAttributeNames", new TreeMap<>(request.expressionAttributeNames()));
+        out.put("ExpressionAttributeValues", plain(request.expressionAttributeValues()));
+        out.put("ScanIndexForward", request.scanIndexForward());
+        if (request.limit() != null) {
+            out.put("Limit", request.limit());
+        }
+        if (request.consistentRead() != null) {
+            out.put("ConsistentRead", request.consistentRead());
+        }
+        return out;
+    }
+
+    private static Map<String, Object> plain(Map<String, AttributeValue> values) {
+        var out = new TreeMap<String, Object>();
+        values.forEach((k, v) -> out.put(k, v.s() != null ? Map.of("S", v.s()) : Map.of("N", String.valueOf(v.n()))));
+        return out;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.query.AccessPattern;
+import io.quarkus.arc.All;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.Comparator;
+import java.util.List;
+
+/** Every access pattern of every domain, with its exact DynamoDB request: no DynamoDB call at all. */
+@Path("/access-patterns")
+@Produces(MediaType.APPLICATION_JSON)
+public class AccessPatternResource {
+
+    private final List<AccessPatterns> domains;
+    private final CairnConfig config;
+
+    public AccessPatternResource(@All List<AccessPatterns> domains, CairnConfig config) {
+        this.domains = domains;
+        this.config = config;
+    }
+
+    @GET
+    public List<AccessPattern> all() {
+        return domains.stream().flatMap(d -> d.accessPatterns(config.table().name()).stream())
+                .sorted(Comparator.comparing(AccessPattern::route)).toList();
+    }
+}

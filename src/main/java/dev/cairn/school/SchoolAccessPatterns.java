@@ -1,0 +1,23 @@
+package dev.cairn.school;
+
+import dev.cairn.core.query.AccessPattern;
+import dev.cairn.platform.AccessPatterns;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+
+@ApplicationScoped
+public class SchoolAccessPatterns implements AccessPatterns {
+
+    @Override
+    public List<AccessPattern> accessPatterns(String table) {
+        return List.of(
+                AccessPattern.getItem("Student profile", "GET /students/{sid}", table, SchoolModel.studentKey("a91")),
+                AccessPattern.getItem("Course metadata", "GET /courses/{cid}", table, SchoolModel.courseKey("math204")),
+                AccessPattern.getItem("One enrollment", "GET /students/{sid}/enrollments/{cid}", table,
+                        SchoolModel.enrollmentKey("a91", "math204")),
+                AccessPattern.query("A student's courses", "GET /students/{sid}/courses", table, SchoolModel.coursesOf("a91", 20)),
+                AccessPattern.query("A course's roster (inverted index)", "GET /courses/{cid}/students", table,
+                        SchoolModel.rosterOf("math204", 20)));
+    }
+}

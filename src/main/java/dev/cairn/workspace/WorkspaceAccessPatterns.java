@@ -1,0 +1,25 @@
+package dev.cairn.workspace;
+
+import dev.cairn.core.query.AccessPattern;
+import dev.cairn.platform.AccessPatterns;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+
+@ApplicationScoped
+public class WorkspaceAccessPatterns implements AccessPatterns {
+
+    @Override
+    public List<AccessPattern> accessPatterns(String table) {
+        return List.of(
+                AccessPattern.getItem("Workspace settings", "GET /workspaces/{id}", table, WorkspaceModel.workspaceKey("acme")),
+                AccessPattern.query("Workspace with its newest projects", "GET /workspaces/{id}?include=projects", table,
+                        WorkspaceModel.workspaceWithNewestProjects("acme", 20)),
+                AccessPattern.query("Projects of a workspace, newest first (next pages)", "GET /workspaces/{id}/projects",
+                        table, WorkspaceModel.projectsNewestFirst("acme", 20)),
+                AccessPattern.getItem("One project", "GET /workspaces/{id}/projects/{projectId}", table,
+                        WorkspaceModel.projectKey("acme", "2026-0042")),
+                AccessPattern.query("Projects by status across workspaces", "GET /projects?status={status}", table,
+                        WorkspaceModel.projectsByStatus(ProjectStatus.ACTIVE, 20)));
+    }
+}
