@@ -73,13 +73,47 @@ public sealed interface CairnError {
         public String title() { return "Invalid cursor"; }
     }
 
-    record RefNotFound(String detail, List<String> missing) implements CairnError {
+    /** A referenced id resolves to nothing; {@code field} is the path of the ref in the input. */
+    record RefNotFound(String detail, String field, String refId, String refEntity, List<Map<String, String>> missing)
+            implements CairnError {
         public RefNotFound {
             missing = List.copyOf(missing);
         }
         public int status() { return 422; }
         public String title() { return "Referenced entity not found"; }
-        public Map<String, Object> extensions() { return Map.of("missing", missing); }
+        public Map<String, Object> extensions() {
+            return Map.of("field", field, "refId", refId, "refEntity", refEntity, "missing", missing);
+        }
+    }
+
+    /** A transaction group of an aggregate would not fit in one TransactWriteItems. */
+    record AggregateTransactionOverflow(String detail, String aggregate, String group, int itemCount, int limit)
+            implements CairnError {
+        public int status() { return 422; }
+        public String title() { return "Aggregate transaction group too large"; }
+        public Map<String, Object> extensions() {
+            return Map.of("aggregate", aggregate, "group", group, "itemCount", itemCount, "limit", limit);
+        }
+    }
+
+    /** Input that cannot be decomposed into the aggregate's items (duplicates, structural rules). */
+    record AggregateDecompositionError(String detail, String aggregate, String member) implements CairnError {
+        public int status() { return 422; }
+        public String title() { return "Aggregate cannot be decomposed"; }
+        public Map<String, Object> extensions() { return Map.of("aggregate", aggregate, "member", member); }
+    }
+
+    /** A stored aggregate's items do not form the aggregate (missing or unexpected items). */
+    record AggregateAssemblyError(String detail, String aggregate, String reason) implements CairnError {
+        public int status() { return 500; }
+        public String title() { return "Stored aggregate is inconsistent"; }
+        public Map<String, Object> extensions() { return Map.of("aggregate", aggregate, "reason", reason); }
+    }
+
+    /** An aggregate is being written by another request right now (multi-transaction write in progress). */
+    record AggregateBusy(String detail, int retryAfterSeconds) implements CairnError {
+        public int status() { return 503; }
+        public String title() { return "Aggregate is being written"; }
     }
 
     record ItemTooLarge(String detail, long sizeBytes, long limitBytes) implements CairnError {

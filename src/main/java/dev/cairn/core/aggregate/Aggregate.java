@@ -1,0 +1,599 @@
+package dev.cairn.core.aggregate;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.aggregate.AggregateNode.Edge;
+import dev.cairn.core.aggregate.AggregateNode.EdgeKind;
+import dev.cairn.core.key.KeyCodec;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.PrimaryKey;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A generic aggregate: a root node and its graph, stored as many items in ONE partition. It is pure: it lists
+ * the refs an input needs, hydrates the input into the full view, decomposes a view into items grouped by
+ * transaction group (the root group, then one group per bound sub-aggregate), assembles items back into the
+ * view, and converts a view back into its input shape. Values are JSON-like (maps, lists, strings, numbers,
+ * booleans), so the engine knows nothing of any domain.
+ *
+ * <p>Item layout: the root at sort key {@code <ROOT LABEL>}; members at their path, e.g. {@code VENUE},
+ * {@code TEAM#1}, {@code TEAM#1#COACH}, {@code TEAM#1#PLAYER#<element key>} (values escaped). System attributes
+ * start with {@code _}: {@code _type}, {@code _pos} (list order), {@code _disc} (discriminators),
+ * {@code _ctx} (propagated context fields), {@code _ref} (a member that is a ref copy), {@code _refv} (source
+ * versions of embedded copies), so no domain field can clash with them.
+ */
+public final class Aggregate {
+
+    public static final String ROOT_GROUP = "root";
+    static final String POS = "_pos";
+    static final String DISC = "_disc";
+    static final String CTX = "_ctx";
+    static final String REF = "_ref";
+    static final String REFV = "_refv";
+    public static final String LEASE = "_lease";
+    public static final String LEASE_UNTIL = "_leaseUntil";
+
+    private final String name;
+    private final KeyTemplate partition;
+    private final String idField;
+    private final AggregateNode root;
+    private final List<String> context;
+
+    private Aggregate(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context) {
+        this.name = name;
+        this.partition = partition;
+        this.idField = idField;
+        this.root = root;
+        this.context = List.copyOf(context);
+    }
+
+    /**
+     * @param partition the partition key template, with the aggregate id as its only field
+     * @param idField   the root field holding the aggregate id
+     * @param context   root fields copied onto every member item (a change rewrites every group)
+     */
+    public static Aggregate of(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context) {
+        return new Aggregate(name, partition, idField, root, context);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String partitionOf(String id) {
+        return partition.render(id);
+    }
+
+    public PrimaryKey rootKey(String id) {
+        return PrimaryKey.of(partitionOf(id), root.label);
+    }
+
+    public String rootType() {
+        return root.entityType;
+    }
+
+    // --- refs and hydration -------------------------------------------------------------------------------
+
+    /** One use of a ref in an input: where ({@code team1.players[3].player}), which entity, which id. */
+    public record RefUse(String path, RefSpec<?> ref, String id) {
+    }
+
+    /** A hydrated copy: the referenced entity's domain fields and the version they were read at. */
+    public record RefCopy(Map<String, Object> fields, long version) {
+    }
+
+    /** Every ref of an input, in input order (ids of refs are the input's {@code <field>Id} values). */
+    public List<RefUse> refs(Map<String, Object> input) {
+        var uses = new ArrayList<RefUse>();
+        collectRefs(root, input, "", uses);
+        return uses;
+    }
+
+    private void collectRefs(AggregateNode node, Map<String, Object> input, String path, List<RefUse> uses) {
+        node.refs.forEach((field, ref) -> uses.add(new RefUse(join(path, field), ref, refId(input, field, path))));
+        for (Edge edge : node.edges) {
+            String edgePath = join(path, edge.field());
+            if (edge.node().self != null) {
+                uses.add(new RefUse(edgePath, edge.node().self, refId(input, edge.field(), path)));
+                continue;
+            }
+            if (edge.kind() == EdgeKind.MANY) {
+                List<Map<String, Object>> elements = list(input.get(edge.field()), edgePath);
+                for (int i = 0; i < elements.size(); i++) {
+                    collectRefs(edge.node(), elements.get(i), edgePath + "[" + i + "]", uses);
+                }
+            } else {
+                collectRefs(edge.node(), map(input.get(edge.field()), edgePath), edgePath, uses);
+            }
+        }
+    }
+
+    /** Turns an input (ids) into the full view (embedded copies), given every ref resolved by key. */
+    public Map<String, Object> hydrate(Map<String, Object> input, Map<String, RefCopy> resolved) {
+        return hydrateNode(root, input, "", resolved, true);
+    }
+
+    /** The lookup key of a resolved ref. */
+    public static String refKey(RefSpec<?> ref, String id) {
+        return ref.entity() + "#" + id;
+    }
+
+    private Map<String, Object> hydrateNode(AggregateNode node, Map<String, Object> input, String path,
+                                            Map<String, RefCopy> resolved, boolean isRoot) {
+        var view = new LinkedHashMap<String, Object>();
+        if (isRoot) {
+            view.put(idField, input.get(idField));
+        }
+        for (String field : node.fields) {
+            view.put(field, JsonAttributes.normalize(input.get(field)));
+        }
+        node.refs.forEach((field, ref) -> view.put(field, copy(ref, refId(input, field, path), resolved)));
+        for (Edge edge : node.edges) {
+            String edgePath = join(path, edge.field());
+            if (edge.node().self != null) {
+                view.put(edge.field(), copy(edge.node().self, refId(input, edge.field(), path), resolved));
+            } else if (edge.kind() == EdgeKind.MANY) {
+                List<Map<String, Object>> elements = list(input.get(edge.field()), edgePath);
+                var out = new ArrayList<Object>(elements.size());
+                for (int i = 0; i < elements.size(); i++) {
+                    out.add(hydrateNode(edge.node(), elements.get(i), edgePath + "[" + i + "]", resolved, false));
+                }
+                view.put(edge.field(), out);
+            } else {
+                view.put(edge.field(), hydrateNode(edge.node(), map(input.get(edge.field()), edgePath), edgePath, resolved, false));
+            }
+        }
+        return view;
+    }
+
+    private static Map<String, Object> copy(RefSpec<?> ref, String id, Map<String, RefCopy> resolved) {
+        RefCopy copy = resolved.get(refKey(ref, id));
+        if (copy == null) {
+            throw new IllegalStateException("ref " + refKey(ref, id) + " was not resolved");
+        }
+        return copy.fields();
+    }
+
+    /** The input shape of a view: every embedded copy replaced by its id ({@code <field>Id}). */
+    public Map<String, Object> toInput(Map<String, Object> view) {
+        return toInputNode(root, view, true);
+    }
+
+    private Map<String, Object> toInputNode(AggregateNode node, Map<String, Object> view, boolean isRoot) {
+        var input = new LinkedHashMap<String, Object>();
+        if (isRoot) {
+            input.put(idField, view.get(idField));
+        }
+        node.fields.forEach(field -> input.put(field, view.get(field)));
+        node.refs.keySet().forEach(field -> input.put(field + "Id", idOf(view.get(field))));
+        for (Edge edge : node.edges) {
+            Object value = view.get(edge.field());
+            if (edge.node().self != null) {
+                input.put(edge.field() + "Id", idOf(value));
+            } else if (edge.kind() == EdgeKind.MANY) {
+                input.put(edge.field(), ((List<?>) value).stream()
+                        .map(e -> toInputNode(edge.node(), asMap(e), false)).toList());
+            } else {
+                input.put(edge.field(), toInputNode(edge.node(), asMap(value), false));
+            }
+        }
+        return input;
+    }
+
+    // --- decomposition ------------------------------------------------------------------------------------
+
+    /** One item of an aggregate and the transaction group it belongs to. */
+    public record Member(String group, String sk, Map<String, AttributeValue> item) {
+    }
+
+    /** The items of one aggregate value, by sort key, in a stable order. */
+    public record Items(String pk, Map<String, Member> bySk) {
+        public Member root() {
+            return bySk.values().iterator().next();
+        }
+
+        /** Group names in order: the root group first, then sub-aggregates in declaration order. */
+        public List<String> groups() {
+            var groups = new LinkedHashSet<String>();
+            bySk.values().forEach(m -> groups.add(m.group()));
+            return List.copyOf(groups);
+        }
+
+        public List<Member> group(String group) {
+            return bySk.values().stream().filter(m -> m.group().equals(group)).toList();
+        }
+    }
+
+    /**
+     * The items of a view at a root version. {@code refVersions} gives the source version of each embedded
+     * copy (by {@link #refKey}); root timestamps are {@code createdAt}/{@code updatedAt}.
+     */
+    public Items decompose(Map<String, Object> view, Map<String, Long> refVersions, long version,
+                           Instant createdAt, Instant updatedAt) {
+        String id = string(view.get(idField), idField);
+        String pk = partitionOf(id);
+        var ctx = new LinkedHashMap<String, Object>();
+        context.forEach(field -> ctx.put(field, view.get(field)));
+        var items = new LinkedHashMap<String, Member>();
+        var rootItem = new HashMap<String, AttributeValue>();
+        rootItem.put(idField, AttributeValue.fromS(id));
+        rootItem.put(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));
+        rootItem.put(TableSpec.CREATED_AT, AttributeValue.fromS(createdAt.toString()));
+        rootItem.put(TableSpec.UPDATED_AT, AttributeValue.fromS(updatedAt.toString()));
+        decomposeNode(root, view, pk, root.label, List.of(), ROOT_GROUP, Map.of(), null, ctx, refVersions, rootItem, items, "");
+        return new Items(pk, items);
+    }
+
+    private void decomposeNode(AggregateNode node, Map<String, Object> view, String pk, String sk, List<String> segments,
+                               String group, Map<String, Object> disc, Integer position, Map<String, Object> ctx,
+                               Map<String, Long> refVersions, Map<String, AttributeValue> seed,
+                               Map<String, Member> out, String path) {
+        var item = new HashMap<String, AttributeValue>(seed);
+        item.put(TableSpec.PK, AttributeValue.fromS(pk));
+        item.put(TableSpec.SK, AttributeValue.fromS(sk));
+        item.put(TableSpec.TYPE, AttributeValue.fromS(node.entityType));
+        boolean isRoot = seed.containsKey(TableSpec.VERSION);
+        if (!isRoot) {
+            if (!ctx.isEmpty()) {
+                item.put(CTX, JsonAttributes.toAttribute(ctx));
+            }
+            if (!disc.isEmpty()) {
+                item.put(DISC, JsonAttributes.toAttribute(disc));
+            }
+            if (position != null) {
+                item.put(POS, AttributeValue.fromN(position.toString()));
+            }
+        } else {
+            for (String field : node.fields) {
+                putField(item, field, view.get(field));
+            }
+        }
+        var versions = new TreeMap<String, AttributeValue>();
+        if (node.self != null) {
+            Map<String, Object> copy = map(view, path);
+            item.put(REF, JsonAttributes.toAttribute(copy));
+            indexCopy(item, node.self, idOf(copy), pk, sk);
+            versions.put("_self", version(refVersions, node.self, idOf(copy)));
+        } else {
+            if (!isRoot) {
+                for (String field : node.fields) {
+                    putField(item, field, view.get(field));
+                }
+            }
+            node.refs.forEach((field, ref) -> {
+                Map<String, Object> copy = map(view.get(field), join(path, field));
+                item.put(field, JsonAttributes.toAttribute(copy));
+                indexCopy(item, ref, idOf(copy), pk, sk);
+                versions.put(field, version(refVersions, ref, idOf(copy)));
+            });
+        }
+        if (!versions.isEmpty()) {
+            item.put(REFV, AttributeValue.fromM(versions));
+        }
+        out.put(sk, new Member(group, sk, item));
+        if (node.self != null) {
+            return;
+        }
+        for (Edge edge : node.edges) {
+            String edgePath = join(path, edge.field());
+            Object value = view.get(edge.field());
+            switch (edge.kind()) {
+                case ONE -> {
+                    var childSegments = append(segments, edge.node().label);
+                    decomposeNode(edge.node(), edge.node().self != null ? map(value, edgePath) : map(value, edgePath),
+                            pk, skOf(childSegments), childSegments, group, disc, null, ctx, refVersions, Map.of(), out, edgePath);
+                }
+                case SUB -> {
+                    var childSegments = append(segments, edge.node().label);
+                    for (Object d : edge.discriminator().values()) {
+                        childSegments = append(childSegments, String.valueOf(d));
+                    }
+                    var childDisc = new LinkedHashMap<>(disc);
+                    childDisc.putAll(edge.discriminator());
+                    decomposeNode(edge.node(), map(value, edgePath), pk, skOf(childSegments), childSegments,
+                            group.equals(ROOT_GROUP) ? edgePath : group, childDisc, null, ctx, refVersions, Map.of(), out, edgePath);
+                }
+                case MANY -> {
+                    List<Map<String, Object>> elements = list(value, edgePath);
+                    var seen = new LinkedHashSet<String>();
+                    for (int i = 0; i < elements.size(); i++) {
+                        String key = elementKey(edge.node(), elements.get(i), edgePath + "[" + i + "]");
+                        if (!seen.add(key)) {
+                            throw new CairnException(new CairnError.AggregateDecompositionError(
+                                    edgePath + " holds '" + key + "' twice", name, edgePath + "[" + i + "]"));
+                        }
+                        var childSegments = append(append(segments, edge.node().label), key);
+                        decomposeNode(edge.node(), elements.get(i), pk, skOf(childSegments), childSegments, group, disc,
+                                i, ctx, refVersions, Map.of(), out, edgePath + "[" + i + "]");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void putField(Map<String, AttributeValue> item, String field, Object value) {
+        if (value != null) {
+            item.put(field, JsonAttributes.toAttribute(value));
+        }
+    }
+
+    private static void indexCopy(Map<String, AttributeValue> item, RefSpec<?> ref, String id, String pk, String sk) {
+        item.put(ref.index().pkName(), AttributeValue.fromS(ref.refPartition(id)));
+        item.put(ref.index().skName(), AttributeValue.fromS(pk + KeyCodec.DELIMITER + sk));
+    }
+
+    private static AttributeValue version(Map<String, Long> refVersions, RefSpec<?> ref, String id) {
+        Long v = refVersions.get(refKey(ref, id));
+        return AttributeValue.fromN(Long.toString(v == null ? 0 : v));
+    }
+
+    private String elementKey(AggregateNode node, Map<String, Object> element, String path) {
+        Object key = element.get(node.keyField);
+        if (node.refs.containsKey(node.keyField)) {
+            key = idOf(key);
+        }
+        if (key == null) {
+            throw new CairnException(new CairnError.AggregateDecompositionError(
+                    path + " has no " + node.keyField, name, path));
+        }
+        return key.toString();
+    }
+
+    private static String skOf(List<String> segments) {
+        var out = new StringBuilder();
+        for (int i = 0; i < segments.size(); i++) {
+            if (i > 0) {
+                out.append(KeyCodec.DELIMITER);
+            }
+            // Labels are upper-case words and never need escaping; element keys and discriminators may.
+            out.append(KeyCodec.escape(segments.get(i)));
+        }
+        return out.toString();
+    }
+
+    // --- assembly -----------------------------------------------------------------------------------------
+
+    /** An assembled aggregate: the view, the root's bookkeeping, and the source versions of its copies. */
+    public record Assembled(Map<String, Object> view, long version, Instant createdAt, Instant updatedAt,
+                            Map<String, Long> refVersions, Map<String, AttributeValue> rootItem) {
+    }
+
+    /** Builds the view from a partition's items, or fails with AggregateAssemblyError naming what is wrong. */
+    public Assembled assemble(List<Map<String, AttributeValue>> items) {
+        var bySk = new LinkedHashMap<String, Map<String, AttributeValue>>();
+        items.forEach(item -> bySk.put(item.get(TableSpec.SK).s(), item));
+        Map<String, AttributeValue> rootItem = bySk.get(root.label);
+        if (rootItem == null) {
+            throw broken("the root item " + root.label + " is missing");
+        }
+        var refVersions = new HashMap<String, Long>();
+        Map<String, Object> view = assembleNode(root, root.label, List.of(), bySk, refVersions, true);
+        if (!bySk.isEmpty()) {
+            throw broken("unexpected items " + bySk.keySet());
+        }
+        try {
+            return new Assembled(view, Long.parseLong(rootItem.get(TableSpec.VERSION).n()),
+                    Instant.parse(rootItem.get(TableSpec.CREATED_AT).s()), Instant.parse(rootItem.get(TableSpec.UPDATED_AT).s()),
+                    refVersions, rootItem);
+        } catch (RuntimeException e) {
+            throw broken("the root item lacks its version or timestamps");
+        }
+    }
+
+    private Map<String, Object> assembleNode(AggregateNode node, String sk, List<String> segments,
+                                             Map<String, Map<String, AttributeValue>> bySk,
+                                             Map<String, Long> refVersions, boolean isRoot) {
+        Map<String, AttributeValue> item = bySk.remove(sk);
+        if (item == null) {
+            throw broken("the item " + sk + " (" + node.entityType + ") is missing");
+        }
+        AttributeValue type = item.get(TableSpec.TYPE);
+        if (type == null || !node.entityType.equals(type.s())) {
+            throw broken("the item " + sk + " is not a " + node.entityType);
+        }
+        Map<String, AttributeValue> versions = item.containsKey(REFV) ? item.get(REFV).m() : Map.of();
+        if (node.self != null) {
+            if (!item.containsKey(REF)) {
+                throw broken("the item " + sk + " has no embedded copy");
+            }
+            Map<String, Object> copy = JsonAttributes.fromMap(item.get(REF).m());
+            rememberVersion(refVersions, node.self, copy, versions.get("_self"));
+            return copy;
+        }
+        var view = new LinkedHashMap<String, Object>();
+        if (isRoot) {
+            view.put(idField, item.get(idField) == null ? null : item.get(idField).s());
+        }
+        for (String field : node.fields) {
+            AttributeValue value = item.get(field);
+            view.put(field, value == null ? null : JsonAttributes.fromAttribute(value));
+        }
+        node.refs.forEach((field, ref) -> {
+            AttributeValue value = item.get(field);
+            if (value == null || value.m() == null) {
+                throw broken("the item " + sk + " has no embedded " + field);
+            }
+            Map<String, Object> copy = JsonAttributes.fromMap(value.m());
+            rememberVersion(refVersions, ref, copy, versions.get(field));
+            view.put(field, copy);
+        });
+        for (Edge edge : node.edges) {
+            switch (edge.kind()) {
+                case ONE -> {
+                    var childSegments = append(segments, edge.node().label);
+                    view.put(edge.field(), assembleNode(edge.node(), skOf(childSegments), childSegments, bySk, refVersions, false));
+                }
+                case SUB -> {
+                    var childSegments = append(segments, edge.node().label);
+                    for (Object d : edge.discriminator().values()) {
+                        childSegments = append(childSegments, String.valueOf(d));
+                    }
+                    view.put(edge.field(), assembleNode(edge.node(), skOf(childSegments), childSegments, bySk, refVersions, false));
+                }
+                case MANY -> {
+                    String prefix = skOf(append(segments, edge.node().label)) + KeyCodec.DELIMITER;
+                    var elementSks = bySk.keySet().stream()
+                            .filter(s -> s.startsWith(prefix) && s.indexOf(KeyCodec.DELIMITER, prefix.length()) < 0)
+                            .sorted(Comparator.comparingLong(s -> position(bySk.get(s))))
+                            .toList();
+                    var elements = new ArrayList<Object>(elementSks.size());
+                    for (String elementSk : elementSks) {
+                        var childSegments = append(append(segments, edge.node().label),
+                                KeyCodec.unescape(elementSk.substring(prefix.length())));
+                        elements.add(assembleNode(edge.node(), elementSk, childSegments, bySk, refVersions, false));
+                    }
+                    view.put(edge.field(), elements);
+                }
+            }
+        }
+        return view;
+    }
+
+    private static long position(Map<String, AttributeValue> item) {
+        AttributeValue pos = item.get(POS);
+        return pos == null ? Long.MAX_VALUE : Long.parseLong(pos.n());
+    }
+
+    private static void rememberVersion(Map<String, Long> refVersions, RefSpec<?> ref, Map<String, Object> copy,
+                                        AttributeValue version) {
+        if (version != null && version.n() != null) {
+            refVersions.put(refKey(ref, idOf(copy)), Long.parseLong(version.n()));
+        }
+    }
+
+    private CairnException broken(String reason) {
+        return new CairnException(new CairnError.AggregateAssemblyError(
+                "the stored " + name + " cannot be assembled: " + reason, name, reason));
+    }
+
+    // --- diff ---------------------------------------------------------------------------------------------
+
+    /** What an update must write: per changed group, the items to put and the keys to delete. */
+    public record GroupChange(String group, List<Member> puts, List<Member> deletes) {
+        public int size() {
+            return puts.size() + deletes.size();
+        }
+    }
+
+    /** Diffs two decompositions item by item (root bookkeeping ignored) and groups the changes. */
+    public static List<GroupChange> diff(Items before, Items after) {
+        var puts = new LinkedHashMap<String, List<Member>>();
+        var deletes = new LinkedHashMap<String, List<Member>>();
+        after.bySk().forEach((sk, member) -> {
+            Member old = before.bySk().get(sk);
+            if (old == null || !withoutBookkeeping(old.item()).equals(withoutBookkeeping(member.item()))) {
+                puts.computeIfAbsent(member.group(), g -> new ArrayList<>()).add(member);
+            }
+        });
+        before.bySk().forEach((sk, member) -> {
+            if (!after.bySk().containsKey(sk)) {
+                deletes.computeIfAbsent(member.group(), g -> new ArrayList<>()).add(member);
+            }
+        });
+        var groups = new LinkedHashSet<String>();
+        groups.addAll(after.groups());
+        groups.addAll(before.groups());
+        var changes = new ArrayList<GroupChange>();
+        for (String group : groups) {
+            List<Member> p = puts.getOrDefault(group, List.of());
+            List<Member> d = deletes.getOrDefault(group, List.of());
+            if (!p.isEmpty() || !d.isEmpty()) {
+                changes.add(new GroupChange(group, p, d));
+            }
+        }
+        return changes;
+    }
+
+    private static Map<String, AttributeValue> withoutBookkeeping(Map<String, AttributeValue> item) {
+        var copy = new HashMap<>(item);
+        copy.remove(TableSpec.VERSION);
+        copy.remove(TableSpec.CREATED_AT);
+        copy.remove(TableSpec.UPDATED_AT);
+        copy.remove(LEASE);
+        copy.remove(LEASE_UNTIL);
+        return copy;
+    }
+
+    // --- helpers ------------------------------------------------------------------------------------------
+
+    private String refId(Map<String, Object> input, String field, String path) {
+        Object id = input.get(field + "Id");
+        if (!(id instanceof String s) || s.isBlank()) {
+            throw new CairnException(new CairnError.AggregateDecompositionError(
+                    join(path, field + "Id") + " is missing", name, join(path, field + "Id")));
+        }
+        return s;
+    }
+
+    private static String idOf(Object copy) {
+        return copy instanceof Map<?, ?> m && m.get("id") != null ? m.get("id").toString() : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> map(Object value, String path) {
+        if (value instanceof Map<?, ?> m) {
+            return (Map<String, Object>) m;
+        }
+        throw new CairnException(new CairnError.AggregateDecompositionError(path + " must be an object", name, path));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(Object value) {
+        return (Map<String, Object>) value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> list(Object value, String path) {
+        if (value instanceof List<?> l && l.stream().allMatch(e -> e instanceof Map)) {
+            return (List<Map<String, Object>>) l;
+        }
+        throw new CairnException(new CairnError.AggregateDecompositionError(path + " must be a list of objects", name, path));
+    }
+
+    private static String string(Object value, String field) {
+        if (value instanceof String s) {
+            return s;
+        }
+        throw new IllegalArgumentException(field + " must be a string");
+    }
+
+    private static String join(String path, String field) {
+        return path.isEmpty() ? field : path + "." + field;
+    }
+
+    private static List<String> append(List<String> segments, String segment) {
+        var out = new ArrayList<>(segments);
+        out.add(segment);
+        return out;
+    }
+
+    /** Group names this aggregate's items can carry: the root group and each sub-aggregate edge path. */
+    public Set<String> groupNames() {
+        var names = new LinkedHashSet<String>();
+        names.add(ROOT_GROUP);
+        collectGroups(root, "", names);
+        return names;
+    }
+
+    private static void collectGroups(AggregateNode node, String path, Set<String> names) {
+        for (Edge edge : node.edges) {
+            if (edge.kind() == EdgeKind.SUB) {
+                names.add(join(path, edge.field()));
+            } else if (edge.node().self == null) {
+                collectGroups(edge.node(), join(path, edge.field()), names);
+            }
+        }
+    }
+}
