@@ -38,9 +38,15 @@ public sealed interface CairnError {
         public String title() { return "Conflict"; }
     }
 
-    /** The stored version is not the one the caller based its write on. */
-    record VersionConflict(String detail, Long expected, Long actual) implements CairnError {
-        public int status() { return 412; }
+    /**
+     * The stored version is not the one a write was based on: 412 when the caller stated it ({@code If-Match}),
+     * 409 when another request changed the item between this request's own read and write.
+     */
+    record VersionConflict(String detail, Long expected, Long actual, boolean precondition) implements CairnError {
+        public VersionConflict(String detail, Long expected, Long actual) {
+            this(detail, expected, actual, false);
+        }
+        public int status() { return precondition ? 412 : 409; }
         public String title() { return "Version conflict"; }
         public Map<String, Object> extensions() {
             var ext = new java.util.LinkedHashMap<String, Object>();

@@ -48,7 +48,7 @@ public class EntityResources {
             }
             if (ifMatch != null && current.version() != ifMatch) {
                 return Uni.createFrom().failure(new CairnException(new CairnError.VersionConflict(
-                        what + " is at version " + current.version() + ", not " + ifMatch, ifMatch, current.version())));
+                        what + " is at version " + current.version() + ", not " + ifMatch, ifMatch, current.version(), true)));
             }
             T patched = patcher.apply(current.value(), type, body, immutable);
             return store.put(spec, patched, current.version());

@@ -32,6 +32,50 @@ public class MergePatcher {
         this.validator = validator;
     }
 
+    public static final String JSON_PATCH = "application/json-patch+json";
+
+    /** Applies a merge patch or, for {@code application/json-patch+json}, an RFC 6902 JSON Patch. */
+    public <T> T apply(T current, Class<T> type, String patchBody, Set<String> immutable, String contentType) {
+        if (contentType != null && contentType.startsWith(JSON_PATCH)) {
+            return applyJsonPatch(current, type, patchBody, immutable);
+        }
+        return apply(current, type, patchBody, immutable);
+    }
+
+    /** Applies an RFC 6902 JSON Patch to the record's JSON view, then reads and validates the result. */
+    public <T> T applyJsonPatch(T current, Class<T> type, String patchBody, Set<String> immutable) {
+        JsonValue patch = parse(patchBody);
+        if (patch.getValueType() != JsonValue.ValueType.ARRAY) {
+            throw new CairnException(new CairnError.MalformedRequest("a JSON Patch must be a JSON array of operations"));
+        }
+        try {
+            JsonObject target = Json.createReader(new StringReader(json.writeValueAsString(current))).readObject();
+            JsonValue patched;
+            try {
+                patched = Json.createPatch(patch.asJsonArray()).apply(target);
+            } catch (JsonException | ClassCastException | IllegalArgumentException e) {
+                throw new CairnException(new CairnError.MalformedRequest("the JSON Patch cannot be applied: " + e.getMessage()));
+            }
+            for (String field : immutable) {
+                if (!Objects.equals(patched.asJsonObject().get(field), target.get(field))) {
+                    throw Http.invalid(field, "cannot be changed");
+                }
+            }
+            return readValid(patched, type);
+        } catch (JsonProcessingException e) {
+            throw new PatchRejected(e);
+        }
+    }
+
+    private <T> T readValid(JsonValue patched, Class<T> type) throws JsonProcessingException {
+        T result = json.readValue(patched.toString(), type);
+        var violations = validator.validate(result);
+        if (!violations.isEmpty()) {
+            throw new ConstraintViolationException(violations);
+        }
+        return result;
+    }
+
     public <T> T apply(T current, Class<T> type, String patchBody, Set<String> immutable) {
         JsonValue patch = parse(patchBody);
         if (patch.getValueType() != JsonValue.ValueType.OBJECT) {
@@ -45,13 +89,7 @@ public class MergePatcher {
                     throw Http.invalid(field, "cannot be changed");
                 }
             }
-            JsonValue patched = Json.createMergePatch(patch).apply(target);
-            T result = json.readValue(patched.toString(), type);
-            var violations = validator.validate(result);
-            if (!violations.isEmpty()) {
-                throw new ConstraintViolationException(violations);
-            }
-            return result;
+            return readValid(Json.createMergePatch(patch).apply(target), type);
         } catch (JsonProcessingException e) {
             throw new PatchRejected(e);
         }

@@ -120,6 +120,8 @@ public class ProblemMapper {
         Response.ResponseBuilder response = Response.status(error.status()).type(PROBLEM_JSON).entity(body);
         if (error instanceof CairnError.ServiceUnavailable unavailable) {
             response.header("Retry-After", unavailable.retryAfterSeconds());
+        } else if (error instanceof CairnError.AggregateBusy busy) {
+            response.header("Retry-After", Math.max(1, busy.retryAfterSeconds()));
         }
         return response.build();
     }

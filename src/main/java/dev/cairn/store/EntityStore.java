@@ -115,12 +115,12 @@ public class EntityStore {
     }
 
     /**
-     * Deletes the item. {@code mustExist} makes an absent item a NotFound; an expected version makes a
-     * different stored version a VersionConflict. Answers whether an item was deleted.
+     * Deletes the item. {@code mustExist} makes an absent item a NotFound; an expected version (the client's
+     * If-Match) makes a different stored version a 412 VersionConflict. Answers whether an item was deleted.
      */
     public Uni<Boolean> delete(EntitySpec<?> spec, PrimaryKey key, boolean mustExist, Long expectedVersion) {
         Expectation expectation = mustExist || expectedVersion != null
-                ? Expectation.present(expectedVersion) : Expectation.NONE;
+                ? Expectation.ifMatch(expectedVersion) : Expectation.NONE;
         WriteAction action = WriteAction.delete(spec.type(), key, expectation);
         return gateway.deleteItem(action.toDeleteRequest(settings.table()), e -> SdkErrors.translate(e, action))
                 .map(r -> r.hasAttributes() && !r.attributes().isEmpty());

@@ -166,6 +166,34 @@ public final class Aggregate {
         return copy.fields();
     }
 
+    /** The embedded copies of an assembled view, by {@link #refKey}, so an update re-reads only new refs. */
+    public Map<String, RefCopy> copies(Map<String, Object> view, Map<String, Long> refVersions) {
+        var copies = new HashMap<String, RefCopy>();
+        collectCopies(root, view, refVersions, copies);
+        return copies;
+    }
+
+    private void collectCopies(AggregateNode node, Map<String, Object> view, Map<String, Long> refVersions,
+                               Map<String, RefCopy> copies) {
+        node.refs.forEach((field, ref) -> remember(ref, asMap(view.get(field)), refVersions, copies));
+        for (Edge edge : node.edges) {
+            Object value = view.get(edge.field());
+            if (edge.node().self != null) {
+                remember(edge.node().self, asMap(value), refVersions, copies);
+            } else if (edge.kind() == EdgeKind.MANY) {
+                ((List<?>) value).forEach(e -> collectCopies(edge.node(), asMap(e), refVersions, copies));
+            } else {
+                collectCopies(edge.node(), asMap(value), refVersions, copies);
+            }
+        }
+    }
+
+    private static void remember(RefSpec<?> ref, Map<String, Object> copy, Map<String, Long> refVersions,
+                                 Map<String, RefCopy> copies) {
+        String key = refKey(ref, idOf(copy));
+        copies.put(key, new RefCopy(copy, refVersions.getOrDefault(key, 0L)));
+    }
+
     /** The input shape of a view: every embedded copy replaced by its id ({@code <field>Id}). */
     public Map<String, Object> toInput(Map<String, Object> view) {
         return toInputNode(root, view, true);

@@ -49,14 +49,19 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
     }
 
     /** What must hold before the write. */
-    public record Expectation(State state, Long version) {
+    public record Expectation(State state, Long version, boolean precondition) {
         public enum State { ABSENT, PRESENT, ANY }
 
-        public static final Expectation NONE = new Expectation(State.ANY, null);
-        public static final Expectation ABSENT = new Expectation(State.ABSENT, null);
+        public static final Expectation NONE = new Expectation(State.ANY, null, false);
+        public static final Expectation ABSENT = new Expectation(State.ABSENT, null, false);
 
         public static Expectation present(Long version) {
-            return new Expectation(State.PRESENT, version);
+            return new Expectation(State.PRESENT, version, false);
+        }
+
+        /** Present at the version the client stated ({@code If-Match}): a mismatch is a 412. */
+        public static Expectation ifMatch(Long version) {
+            return new Expectation(State.PRESENT, version, version != null);
         }
 
         /** Optionally present at a version: {@code version} null means "whatever is there" (no condition). */
@@ -148,7 +153,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         long actual = EntitySpec.versionOf(oldItem);
         if (expectation.version() != null && actual != expectation.version()) {
             return new CairnError.VersionConflict(what + " is at version " + actual + ", not " + expectation.version(),
-                    expectation.version(), actual);
+                    expectation.version(), actual, expectation.precondition());
         }
         return new CairnError.Conflict(what + " does not meet the write's condition");
     }

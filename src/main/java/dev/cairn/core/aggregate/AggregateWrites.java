@@ -1,0 +1,255 @@
+package dev.cairn.core.aggregate;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.aggregate.Aggregate.GroupChange;
+import dev.cairn.core.aggregate.Aggregate.Items;
+import dev.cairn.core.aggregate.Aggregate.Member;
+import dev.cairn.core.expr.Condition;
+import dev.cairn.core.expr.Update;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.write.TransactionPlan;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.core.write.WriteAction.Kind;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Write plans of an aggregate, decided before anything is sent.
+ *
+ * <p>Every write is guarded by the root item: a create puts the root only if absent, an update or delete
+ * touches the root only at the version that was read. When all groups fit in one TransactWriteItems, that one
+ * transaction is the whole write: atomic, nothing half-visible. Otherwise groups are packed (never split) into
+ * several transactions run under a <em>lease</em> on the root: the lease is taken with the version check, every
+ * group transaction re-checks the lease, the last write moves the root to its new version and drops the lease,
+ * and readers treat a leased root as "being written" rather than show mixed items. A failed group is undone
+ * from the items read before the write (see {@link #inverse}).
+ */
+public final class AggregateWrites {
+
+    /** Actions one group may hold: one slot of every transaction is kept for the root's version or lease guard. */
+    public static final int MAX_GROUP_ACTIONS = TransactionPlan.MAX_ACTIONS - 1;
+
+    private AggregateWrites() {
+    }
+
+    /** One group's actions. The root item's own action is kept apart: it is the guard. */
+    public record GroupActions(String group, List<WriteAction> actions) {
+    }
+
+    /** A whole write: the root guard action plus the groups' member actions. */
+    public record Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey) {
+
+        public int size() {
+            return 1 + groups.stream().mapToInt(g -> g.actions().size()).sum();
+        }
+
+        public long bytes() {
+            return root.estimatedSize() + groups.stream().mapToLong(g -> TransactionPlan.sizeOf(g.actions())).sum();
+        }
+
+        /** True when the whole write fits in ONE transaction. */
+        public boolean fitsOneTransaction() {
+            return size() <= TransactionPlan.MAX_ACTIONS && bytes() <= TransactionPlan.MAX_BYTES;
+        }
+
+        public List<WriteAction> allActions() {
+            var all = new ArrayList<WriteAction>();
+            all.add(root);
+            groups.forEach(g -> all.addAll(g.actions()));
+            return all;
+        }
+    }
+
+    public static Plan create(Aggregate aggregate, Items items) {
+        Member root = items.root();
+        var rootAction = new WriteAction(Kind.PUT, key(root), root.item(), null, Expectation.ABSENT, null, aggregate.name());
+        var groups = new ArrayList<GroupActions>();
+        for (String group : items.groups()) {
+            var actions = items.group(group).stream().filter(m -> m != root)
+                    .map(m -> put(m, label(aggregate, m))).toList();
+            if (!actions.isEmpty()) {
+                groups.add(new GroupActions(group, actions));
+            }
+        }
+        return checked(aggregate, new Plan(rootAction, groups, key(root)));
+    }
+
+    /** Writes only the changed groups; the root is always rewritten at {@code expectedVersion + 1}. */
+    public static Plan update(Aggregate aggregate, Items before, Items after, long expectedVersion, Instant now) {
+        Member root = after.root();
+        var rootAction = new WriteAction(Kind.PUT, key(root), root.item(), null,
+                Expectation.present(expectedVersion), leaseFreeAt(now), aggregate.name());
+        var groups = new ArrayList<GroupActions>();
+        for (GroupChange change : Aggregate.diff(before, after)) {
+            var actions = new ArrayList<WriteAction>();
+            change.puts().stream().filter(m -> !m.sk().equals(root.sk())).forEach(m -> actions.add(put(m, label(aggregate, m))));
+            change.deletes().forEach(m -> actions.add(delete(m, label(aggregate, m))));
+            if (!actions.isEmpty()) {
+                groups.add(new GroupActions(change.group(), actions));
+            }
+        }
+        return checked(aggregate, new Plan(rootAction, groups, key(root)));
+    }
+
+    /** Deletes every item; the root only at {@code expectedVersion}. */
+    public static Plan delete(Aggregate aggregate, Items items, long expectedVersion, Instant now) {
+        Member root = items.root();
+        var rootAction = new WriteAction(Kind.DELETE, key(root), null, null, Expectation.present(expectedVersion),
+                leaseFreeAt(now), aggregate.name());
+        var groups = new ArrayList<GroupActions>();
+        for (String group : items.groups()) {
+            var actions = items.group(group).stream().filter(m -> m != root).map(m -> delete(m, label(aggregate, m))).toList();
+            if (!actions.isEmpty()) {
+                groups.add(new GroupActions(group, actions));
+            }
+        }
+        return checked(aggregate, new Plan(rootAction, groups, key(root)));
+    }
+
+    /** Rejects, before anything is sent, a group that can never fit in one transaction. */
+    private static Plan checked(Aggregate aggregate, Plan plan) {
+        for (GroupActions group : plan.groups()) {
+            long bytes = TransactionPlan.sizeOf(group.actions());
+            if (group.actions().size() > MAX_GROUP_ACTIONS || bytes > TransactionPlan.MAX_BYTES - 64 * 1024) {
+                throw new CairnException(new CairnError.AggregateTransactionOverflow(
+                        "the group '" + group.group() + "' of " + aggregate.name() + " needs " + group.actions().size()
+                                + " writes; a group must fit in one transaction (at most " + MAX_GROUP_ACTIONS
+                                + " items and 4 MB)", aggregate.name(), group.group(), group.actions().size(),
+                        MAX_GROUP_ACTIONS));
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * Packs groups into transactions of at most {@code capacity} actions and 4 MB, never splitting a group
+     * (first fit, largest groups first).
+     */
+    public static List<List<WriteAction>> pack(List<GroupActions> groups, int capacity) {
+        var sorted = new ArrayList<>(groups);
+        sorted.sort((a, b) -> Integer.compare(b.actions().size(), a.actions().size()));
+        var bins = new ArrayList<List<WriteAction>>();
+        for (GroupActions group : sorted) {
+            long bytes = TransactionPlan.sizeOf(group.actions());
+            List<WriteAction> target = null;
+            for (List<WriteAction> bin : bins) {
+                if (bin.size() + group.actions().size() <= capacity
+                        && TransactionPlan.sizeOf(bin) + bytes <= TransactionPlan.MAX_BYTES - 64 * 1024) {
+                    target = bin;
+                    break;
+                }
+            }
+            if (target == null) {
+                target = new ArrayList<>();
+                bins.add(target);
+            }
+            target.addAll(group.actions());
+        }
+        return bins;
+    }
+
+    // --- lease protocol -----------------------------------------------------------------------------------
+
+    /** Takes the lease on an existing root at the expected version (or over an expired lease). */
+    public static WriteAction acquireLease(Aggregate aggregate, PrimaryKey root, long expectedVersion, String token,
+                                           Instant now, Instant until) {
+        var update = Update.create().set(Aggregate.LEASE, AttributeValue.fromS(token))
+                .set(Aggregate.LEASE_UNTIL, AttributeValue.fromS(until.toString()));
+        return new WriteAction(Kind.UPDATE, root, null, update, Expectation.present(expectedVersion),
+                leaseFreeAt(now), aggregate.name());
+    }
+
+    /** For a create: the root item put under a lease (absent before), so the aggregate reads as "being written". */
+    public static WriteAction createLeased(Aggregate aggregate, Plan plan, String token, Instant until) {
+        var item = new HashMap<>(plan.root().item());
+        item.put(Aggregate.LEASE, AttributeValue.fromS(token));
+        item.put(Aggregate.LEASE_UNTIL, AttributeValue.fromS(until.toString()));
+        return new WriteAction(Kind.PUT, plan.rootKey(), item, null, Expectation.ABSENT, null, aggregate.name());
+    }
+
+    /** The guard every group transaction of a leased write carries. */
+    public static WriteAction leaseCheck(Aggregate aggregate, PrimaryKey root, String token) {
+        return new WriteAction(Kind.CHECK, root, null, null, Expectation.NONE, holdsLease(token), aggregate.name());
+    }
+
+    /** The plan's root action, conditioned on the lease instead of the version (checked when the lease was taken). */
+    public static WriteAction finishUnderLease(Plan plan, String token) {
+        WriteAction root = plan.root();
+        if (root.kind() == Kind.PUT && root.expectation().state() == Expectation.State.ABSENT) {
+            // A leased create wrote the root already: drop the lease only.
+            var update = Update.create().remove(Aggregate.LEASE).remove(Aggregate.LEASE_UNTIL);
+            return new WriteAction(Kind.UPDATE, root.key(), null, update, Expectation.NONE, holdsLease(token), root.label());
+        }
+        return new WriteAction(root.kind(), root.key(), root.item(), root.update(), Expectation.NONE, holdsLease(token),
+                root.label());
+    }
+
+    /** Drops a lease without changing the version (after a failed, undone write). */
+    public static WriteAction releaseLease(Aggregate aggregate, PrimaryKey root, String token) {
+        var update = Update.create().remove(Aggregate.LEASE).remove(Aggregate.LEASE_UNTIL);
+        return new WriteAction(Kind.UPDATE, root, null, update, Expectation.NONE, holdsLease(token), aggregate.name());
+    }
+
+    /**
+     * The actions that undo {@code actions} given the items as they were before ({@code before} by sort key;
+     * empty for a create): a put of a new item becomes a delete, a put over an old item or a delete puts the
+     * old item back.
+     */
+    public static List<WriteAction> inverse(List<WriteAction> actions, Map<String, Map<String, AttributeValue>> before) {
+        var undo = new ArrayList<WriteAction>();
+        for (WriteAction action : actions) {
+            if (action.kind() == Kind.CHECK) {
+                continue;
+            }
+            Map<String, AttributeValue> old = before.get(action.key().sk());
+            undo.add(old == null
+                    ? new WriteAction(Kind.DELETE, action.key(), null, null, Expectation.NONE, null, action.label())
+                    : new WriteAction(Kind.PUT, action.key(), old, null, Expectation.NONE, null, action.label()));
+        }
+        return undo;
+    }
+
+    /** Whether a root item is under an unexpired lease at {@code now}. */
+    public static boolean leased(Map<String, AttributeValue> rootItem) {
+        return rootItem.containsKey(Aggregate.LEASE);
+    }
+
+    public static boolean leaseExpired(Map<String, AttributeValue> rootItem, Instant now) {
+        AttributeValue until = rootItem.get(Aggregate.LEASE_UNTIL);
+        return until == null || Instant.parse(until.s()).isBefore(now);
+    }
+
+    private static Condition leaseFreeAt(Instant now) {
+        return Condition.attributeNotExists(Aggregate.LEASE)
+                .or(Condition.lt(Aggregate.LEASE_UNTIL, AttributeValue.fromS(now.toString())));
+    }
+
+    private static Condition holdsLease(String token) {
+        return Condition.eq(Aggregate.LEASE, AttributeValue.fromS(token));
+    }
+
+    private static WriteAction put(Member member, String label) {
+        return new WriteAction(Kind.PUT, key(member), member.item(), null, Expectation.NONE, null, label);
+    }
+
+    private static WriteAction delete(Member member, String label) {
+        return new WriteAction(Kind.DELETE, key(member), null, null, Expectation.NONE, null, label);
+    }
+
+    private static String label(Aggregate aggregate, Member member) {
+        AttributeValue type = member.item().get(TableSpec.TYPE);
+        return aggregate.name() + " " + (type == null ? "item" : type.s());
+    }
+
+    private static PrimaryKey key(Member member) {
+        return PrimaryKey.from(member.item());
+    }
+}

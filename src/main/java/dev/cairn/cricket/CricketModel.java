@@ -1,0 +1,137 @@
+package dev.cairn.cricket;
+
+import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.AggregateNode;
+import dev.cairn.core.aggregate.RefSpec;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.expr.SortCondition;
+import dev.cairn.core.item.RecordCodec;
+import dev.cairn.core.key.IndexKey;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.QuerySpec;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Seed 003. Referenced entities live at {@code <TYPE>#<id>}. Every item embedding a copy of one carries its
+ * ref-index key — players on gsi1 ({@code PLAYER#<id>}), teams, coaches and venues on gsi2 — so each copy can be
+ * found by the source id with a Query (cascades, "the matches of a player"), never a Scan.
+ */
+public final class CricketModel {
+
+    static final KeyTemplate TEAM_KEY = KeyTemplate.of("TEAM#{id}");
+    static final KeyTemplate PLAYER_KEY = KeyTemplate.of("PLAYER#{id}");
+    static final KeyTemplate COACH_KEY = KeyTemplate.of("COACH#{id}");
+    static final KeyTemplate VENUE_KEY = KeyTemplate.of("VENUE#{id}");
+
+    static final RecordCodec<Team> TEAM_CODEC = RecordCodec.<Team>builder()
+            .string("id", Team::id).string("name", Team::name).string("country", Team::country)
+            .number("ranking", Team::ranking)
+            .build(f -> new Team(f.string("id"), f.string("name"), f.string("country"), f.integer("ranking")));
+    static final RecordCodec<Player> PLAYER_CODEC = RecordCodec.<Player>builder()
+            .string("id", Player::id).string("firstName", Player::firstName).string("lastName", Player::lastName)
+            .string("role", p -> p.role().text())
+            .build(f -> new Player(f.string("id"), f.string("firstName"), f.string("lastName"), Player.Role.of(f.string("role"))));
+    static final RecordCodec<Coach> COACH_CODEC = RecordCodec.<Coach>builder()
+            .string("id", Coach::id).string("name", Coach::name)
+            .build(f -> new Coach(f.string("id"), f.string("name")));
+    static final RecordCodec<Venue> VENUE_CODEC = RecordCodec.<Venue>builder()
+            .string("id", Venue::id).string("name", Venue::name).string("city", Venue::city)
+            .build(f -> new Venue(f.string("id"), f.string("name"), f.string("city")));
+
+    static final EntitySpec<Team> TEAM = EntitySpec.builder("Team", TEAM_CODEC).key(t -> teamKey(t.id())).build();
+    static final EntitySpec<Player> PLAYER = EntitySpec.builder("Player", PLAYER_CODEC).key(p -> playerKey(p.id())).build();
+    static final EntitySpec<Coach> COACH = EntitySpec.builder("Coach", COACH_CODEC).key(c -> coachKey(c.id())).build();
+    static final EntitySpec<Venue> VENUE = EntitySpec.builder("Venue", VENUE_CODEC).key(v -> venueKey(v.id())).build();
+
+    static final RefSpec<Team> TEAM_REF = RefSpec.of(TEAM, CricketModel::teamKey, Index.GSI2, "TEAM");
+    static final RefSpec<Player> PLAYER_REF = RefSpec.of(PLAYER, CricketModel::playerKey, Index.GSI1, "PLAYER");
+    static final RefSpec<Coach> COACH_REF = RefSpec.of(COACH, CricketModel::coachKey, Index.GSI2, "COACH");
+    static final RefSpec<Venue> VENUE_REF = RefSpec.of(VENUE, CricketModel::venueKey, Index.GSI2, "VENUE");
+
+    // --- squad selections: refs embedded in a plain entity -------------------------------------------------
+
+    static final KeyTemplate SQUAD = KeyTemplate.of("SQUAD#{squadId}");
+    static final KeyTemplate SELECTION = KeyTemplate.of("SEL#{selectionNumber:n}");
+
+    static final EntitySpec<SquadSelection> SELECTION_SPEC = EntitySpec.builder("SquadSelection",
+                    RecordCodec.<SquadSelection>builder()
+                            .string("squadId", SquadSelection::squadId).number("selectionNumber", SquadSelection::selectionNumber)
+                            .nested("team", SquadSelection::team, TEAM_CODEC).nested("player", SquadSelection::player, PLAYER_CODEC)
+                            .string("squadRole", s -> s.squadRole().text()).bool("isCaptain", SquadSelection::isCaptain)
+                            .build(f -> new SquadSelection(f.string("squadId"), f.integer("selectionNumber"),
+                                    f.nested("team", TEAM_CODEC), f.nested("player", PLAYER_CODEC),
+                                    SquadSelection.SquadRole.of(f.string("squadRole")), f.bool("isCaptain"))))
+            .key(s -> selectionKey(s.squadId(), s.selectionNumber()))
+            .index(Index.GSI1, s -> IndexKey.of(PLAYER_REF.refPartition(s.player().id()), selectionRefSort(s)))
+            .index(Index.GSI2, s -> IndexKey.of(TEAM_REF.refPartition(s.team().id()), selectionRefSort(s)))
+            .build();
+
+    // --- the match aggregate -----------------------------------------------------------------------------
+
+    static final AggregateNode TEAM_SHEET = AggregateNode.builder("MatchTeam", "TEAM")
+            .field("homeTeam")
+            .ref("team", TEAM_REF)
+            .one("coach", AggregateNode.refMember("MatchCoach", "COACH", COACH_REF))
+            .many("players", AggregateNode.builder("MatchPlayer", "PLAYER")
+                    .ref("player", PLAYER_REF).field("battingPosition").field("isCaptain").keyedBy("player").build())
+            .build();
+
+    static final KeyTemplate MATCH_KEY = KeyTemplate.of("MATCH#{id}");
+
+    static final Aggregate MATCH = Aggregate.of("Match", MATCH_KEY, "id",
+            AggregateNode.builder("Match", "MATCH")
+                    .field("name")
+                    .one("venue", AggregateNode.refMember("MatchVenue", "VENUE", VENUE_REF))
+                    .sub("team1", TEAM_SHEET, Map.of("teamNumber", 1))
+                    .sub("team2", TEAM_SHEET, Map.of("teamNumber", 2))
+                    .build(),
+            List.of("name"));
+
+    private CricketModel() {
+    }
+
+    static PrimaryKey teamKey(String id) {
+        return PrimaryKey.of(TEAM_KEY.render(id), "TEAM");
+    }
+
+    static PrimaryKey playerKey(String id) {
+        return PrimaryKey.of(PLAYER_KEY.render(id), "PLAYER");
+    }
+
+    static PrimaryKey coachKey(String id) {
+        return PrimaryKey.of(COACH_KEY.render(id), "COACH");
+    }
+
+    static PrimaryKey venueKey(String id) {
+        return PrimaryKey.of(VENUE_KEY.render(id), "VENUE");
+    }
+
+    static PrimaryKey selectionKey(String squadId, int selectionNumber) {
+        return PrimaryKey.of(SQUAD.render(squadId), SELECTION.render(selectionNumber));
+    }
+
+    private static String selectionRefSort(SquadSelection s) {
+        return SQUAD.render(s.squadId()) + "#" + SELECTION.render(s.selectionNumber());
+    }
+
+    static QuerySpec selectionsOf(String squadId, int limit) {
+        return QuerySpec.table(SQUAD.render(squadId)).sort(SortCondition.beginsWith(SELECTION.prefix()))
+                .limit(limit).consistent().build();
+    }
+
+    /** Every squad selection embedding a player: one Query of the player's ref partition on gsi1. */
+    static QuerySpec selectionsOfPlayer(String playerId, int limit) {
+        return QuerySpec.on(Index.GSI1, PLAYER_REF.refPartition(playerId)).sort(SortCondition.beginsWith(SQUAD.prefix()))
+                .limit(limit).build();
+    }
+
+    /** Every match a player is in: one Query of the player's ref partition on gsi1. */
+    static QuerySpec matchesOfPlayer(String playerId, int limit) {
+        return QuerySpec.on(Index.GSI1, PLAYER_REF.refPartition(playerId)).sort(SortCondition.beginsWith(MATCH_KEY.prefix()))
+                .limit(limit).build();
+    }
+}

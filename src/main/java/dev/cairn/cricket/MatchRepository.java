@@ -1,0 +1,178 @@
+package dev.cairn.cricket;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.Aggregate.Items;
+import dev.cairn.core.aggregate.Aggregate.RefCopy;
+import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.AggregateWrites;
+import dev.cairn.core.aggregate.AggregateWrites.Plan;
+import dev.cairn.cricket.MatchInput.PlayerSheetInput;
+import dev.cairn.cricket.MatchInput.TeamSheetInput;
+import dev.cairn.platform.EntityResources;
+import dev.cairn.store.AggregateStore;
+import dev.cairn.store.AggregateStore.Snapshot;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static dev.cairn.cricket.CricketModel.MATCH;
+
+/**
+ * The match aggregate's use cases: every check that needs no I/O runs first (rules, duplicates, transaction
+ * group sizes), then ONE BatchGetItem hydrates the refs, then the plan is written (ONE transaction when it fits).
+ */
+@ApplicationScoped
+public class MatchRepository {
+
+    /** An assembled match and its version (the ETag). */
+    public record Versioned(Map<String, Object> match, long version) {
+    }
+
+    private final AggregateStore aggregates;
+    private final ObjectMapper json;
+
+    public MatchRepository(AggregateStore aggregates, ObjectMapper json) {
+        this.aggregates = aggregates;
+        this.json = json;
+    }
+
+    public Uni<Versioned> find(String id) {
+        return aggregates.read(MATCH, id)
+                .onItem().ifNull().failWith(() -> EntityResources.notFound("match " + id))
+                .map(s -> new Versioned(s.assembled().view(), s.assembled().version()));
+    }
+
+    public Uni<Versioned> create(MatchInput input) {
+        Map<String, Object> in = toMap(input);
+        List<RefUse> refs = checked(input, in);
+        return aggregates.resolve(refs, Map.of()).chain(resolved -> {
+            Instant now = Instant.now();
+            Map<String, Object> view = MATCH.hydrate(in, resolved);
+            Items items = MATCH.decompose(view, versions(resolved), 1, now, now);
+            return aggregates.write(MATCH, AggregateWrites.create(MATCH, items), Map.of())
+                    .map(done -> new Versioned(view, 1));
+        });
+    }
+
+    /**
+     * Reads the match (1 Query), applies {@code change} to its input shape, and writes only the changed groups,
+     * conditioned on the version read: a concurrent change is a 409, a stale If-Match a 412.
+     */
+    public Uni<Versioned> update(String id, Long ifMatch, Function<MatchInput, MatchInput> change) {
+        return readForWrite(id, ifMatch).chain(snapshot -> {
+            var current = snapshot.assembled();
+            MatchInput next = change.apply(fromMap(MATCH.toInput(current.view())));
+            if (!id.equals(next.id())) {
+                throw dev.cairn.platform.Http.invalid("id", "must be the match's id '" + id + "'");
+            }
+            Map<String, Object> in = toMap(next);
+            List<RefUse> refs = checked(next, in);
+            return aggregates.resolve(refs, MATCH.copies(current.view(), current.refVersions())).chain(resolved -> {
+                Map<String, Object> view = MATCH.hydrate(in, resolved);
+                Instant now = Instant.now();
+                Items before = MATCH.decompose(current.view(), current.refVersions(), current.version(),
+                        current.createdAt(), current.updatedAt());
+                Items after = MATCH.decompose(view, versions(resolved), current.version() + 1, current.createdAt(), now);
+                Plan plan = AggregateWrites.update(MATCH, before, after, current.version(), now);
+                if (plan.groups().isEmpty() && Aggregate.diff(before, after).isEmpty()) {
+                    return Uni.createFrom().item(new Versioned(current.view(), current.version()));
+                }
+                return aggregates.write(MATCH, plan, snapshot.bySk())
+                        .map(done -> new Versioned(view, current.version() + 1));
+            });
+        });
+    }
+
+    public Uni<Void> delete(String id, Long ifMatch) {
+        return readForWrite(id, ifMatch).chain(snapshot -> {
+            var current = snapshot.assembled();
+            Items items = MATCH.decompose(current.view(), current.refVersions(), current.version(),
+                    current.createdAt(), current.updatedAt());
+            return aggregates.write(MATCH, AggregateWrites.delete(MATCH, items, current.version(), Instant.now()),
+                    snapshot.bySk());
+        });
+    }
+
+    private Uni<Snapshot> readForWrite(String id, Long ifMatch) {
+        return aggregates.readForWrite(MATCH, id)
+                .onItem().ifNull().failWith(() -> EntityResources.notFound("match " + id))
+                .invoke(snapshot -> {
+                    if (snapshot.assembled() == null) {
+                        throw EntityResources.notFound("match " + id);
+                    }
+                    long version = snapshot.assembled().version();
+                    if (ifMatch != null && ifMatch != version) {
+                        throw new CairnException(new CairnError.VersionConflict(
+                                "match " + id + " is at version " + version + ", not " + ifMatch, ifMatch, version, true));
+                    }
+                });
+    }
+
+    /**
+     * Everything that needs no I/O: the cricket rules, then a dry decomposition with placeholder copies, which
+     * finds duplicate members and transaction groups that can never fit before a single call is made.
+     */
+    private List<RefUse> checked(MatchInput input, Map<String, Object> in) {
+        rules(input);
+        List<RefUse> refs = MATCH.refs(in);
+        var placeholders = new HashMap<String, RefCopy>();
+        refs.forEach(use -> placeholders.put(Aggregate.refKey(use.ref(), use.id()), new RefCopy(Map.of("id", use.id()), 0)));
+        Instant now = Instant.now();
+        AggregateWrites.create(MATCH, MATCH.decompose(MATCH.hydrate(in, placeholders), Map.of(), 1, now, now));
+        return refs;
+    }
+
+    static void rules(MatchInput match) {
+        if (match.team1().teamId().equals(match.team2().teamId())) {
+            throw structural("team2.teamId", "a match is played by two different teams; both sheets name '"
+                    + match.team1().teamId() + "'");
+        }
+        var seen = new HashSet<String>();
+        checkSheet(match.team1(), "team1", seen);
+        checkSheet(match.team2(), "team2", seen);
+    }
+
+    private static void checkSheet(TeamSheetInput sheet, String path, java.util.Set<String> playersInMatch) {
+        var positions = new HashSet<Integer>();
+        for (int i = 0; i < sheet.players().size(); i++) {
+            PlayerSheetInput player = sheet.players().get(i);
+            String at = path + ".players[" + i + "]";
+            if (!playersInMatch.add(player.playerId())) {
+                throw structural(at + ".playerId", "player '" + player.playerId() + "' appears twice in the match");
+            }
+            if (!positions.add(player.battingPosition())) {
+                throw structural(at + ".battingPosition", "batting position " + player.battingPosition()
+                        + " is taken twice in " + path);
+            }
+        }
+    }
+
+    private static CairnException structural(String member, String detail) {
+        return new CairnException(new CairnError.AggregateDecompositionError(detail, MATCH.name(), member));
+    }
+
+    private static Map<String, Long> versions(Map<String, RefCopy> resolved) {
+        var versions = new HashMap<String, Long>();
+        resolved.forEach((key, copy) -> versions.put(key, copy.version()));
+        return versions;
+    }
+
+    Map<String, Object> toMap(MatchInput input) {
+        return json.convertValue(input, new TypeReference<Map<String, Object>>() {
+        });
+    }
+
+    MatchInput fromMap(Map<String, Object> input) {
+        return json.convertValue(input, MatchInput.class);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.cairn.cricket;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.Aggregate.RefCopy;
+import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.JsonAttributes;
+import dev.cairn.core.entity.Stored;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.Page;
+import dev.cairn.platform.EntityResources;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.Responses;
+import dev.cairn.store.AggregateStore;
+import dev.cairn.store.EntityStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static dev.cairn.cricket.CricketModel.PLAYER_REF;
+import static dev.cairn.cricket.CricketModel.SELECTION_SPEC;
+import static dev.cairn.cricket.CricketModel.TEAM_REF;
+
+/** Squad selections: refs by id in, hydrated with ONE BatchGetItem, full team and player out. */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class SquadResource {
+
+    private final EntityStore store;
+    private final AggregateStore refs;
+    private final EntityResources entities;
+    private final MergePatcher patcher;
+    private final ObjectMapper json;
+
+    public SquadResource(EntityStore store, AggregateStore refs, EntityResources entities, MergePatcher patcher,
+                         ObjectMapper json) {
+        this.store = store;
+        this.refs = refs;
+        this.entities = entities;
+        this.patcher = patcher;
+        this.json = json;
+    }
+
+    @POST
+    @Path("squads/{squadId}/selections")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<RestResponse<SquadSelection>> create(@RestPath String squadId, @Valid @NotNull SquadSelection.Input input,
+                                                    @Context UriInfo uri) {
+        Http.id("squadId", squadId);
+        return hydrate(squadId, input, Map.of())
+                .chain(selection -> store.create(SELECTION_SPEC, selection))
+                .map(stored -> Responses.created(uri, input.selectionNumber().toString(), stored, stored.value()));
+    }
+
+    @GET
+    @Path("squads/{squadId}/selections/{number}")
+    public Uni<RestResponse<SquadSelection>> get(@RestPath String squadId, @RestPath String number) {
+        return entities.find(SELECTION_SPEC, key(squadId, number), selection(squadId, number))
+                .map(stored -> Responses.ok(stored, stored.value()));
+    }
+
+    /** One Query of the squad's partition. */
+    @GET
+    @Path("squads/{squadId}/selections")
+    public Uni<Page<SquadSelection>> list(@RestPath String squadId, @RestQuery String limit, @RestQuery String cursor) {
+        return store.page(SELECTION_SPEC, CricketModel.selectionsOf(Http.id("squadId", squadId), Http.limit(limit)), cursor)
+                .map(page -> page.map(Stored::value));
+    }
+
+    /** One Query of the player's ref partition (gsi1). */
+    @GET
+    @Path("players/{playerId}/selections")
+    public Uni<Page<SquadSelection>> ofPlayer(@RestPath String playerId, @RestQuery String limit, @RestQuery String cursor) {
+        return store.page(SELECTION_SPEC, CricketModel.selectionsOfPlayer(Http.id("playerId", playerId), Http.limit(limit)), cursor)
+                .map(page -> page.map(Stored::value));
+    }
+
+    /** Merge patch of the input shape; a changed {@code teamId} or {@code playerId} is hydrated again. */
+    @PATCH
+    @Path("squads/{squadId}/selections/{number}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    public Uni<RestResponse<SquadSelection>> patch(@RestPath String squadId, @RestPath String number,
+                                                   @RestHeader("If-Match") String ifMatch, String patch) {
+        Long expected = Http.ifMatch(ifMatch);
+        return entities.find(SELECTION_SPEC, key(squadId, number), selection(squadId, number))
+                .chain(current -> {
+                    if (expected != null && expected != current.version()) {
+                        throw new dev.cairn.core.CairnException(new dev.cairn.core.CairnError.VersionConflict(
+                                selection(squadId, number) + " is at version " + current.version(), expected,
+                                current.version(), true));
+                    }
+                    SquadSelection.Input next = patcher.apply(current.value().toInput(), SquadSelection.Input.class, patch,
+                            Set.of("selectionNumber"));
+                    return hydrate(squadId, next, known(current.value()))
+                            .chain(selection -> store.put(SELECTION_SPEC, selection, current.version()));
+                })
+                .map(stored -> Responses.ok(stored, stored.value()));
+    }
+
+    @DELETE
+    @Path("squads/{squadId}/selections/{number}")
+    public Uni<RestResponse<Void>> delete(@RestPath String squadId, @RestPath String number,
+                                          @RestHeader("If-Match") String ifMatch) {
+        return store.delete(SELECTION_SPEC, key(squadId, number), true, Http.ifMatch(ifMatch))
+                .map(deleted -> Responses.noContent());
+    }
+
+    private Uni<SquadSelection> hydrate(String squadId, SquadSelection.Input input, Map<String, RefCopy> known) {
+        List<RefUse> uses = List.of(new RefUse("team", TEAM_REF, input.teamId()),
+                new RefUse("player", PLAYER_REF, input.playerId()));
+        return refs.resolve(uses, known).map(resolved -> new SquadSelection(squadId, input.selectionNumber(),
+                json.convertValue(resolved.get(Aggregate.refKey(TEAM_REF, input.teamId())).fields(), Team.class),
+                json.convertValue(resolved.get(Aggregate.refKey(PLAYER_REF, input.playerId())).fields(), Player.class),
+                input.squadRole(), input.isCaptain()));
+    }
+
+    private static Map<String, RefCopy> known(SquadSelection current) {
+        return Map.of(
+                Aggregate.refKey(TEAM_REF, current.team().id()),
+                new RefCopy(JsonAttributes.fromMap(CricketModel.TEAM_CODEC.encode(current.team())), 0),
+                Aggregate.refKey(PLAYER_REF, current.player().id()),
+                new RefCopy(JsonAttributes.fromMap(CricketModel.PLAYER_CODEC.encode(current.player())), 0));
+    }
+
+    private static PrimaryKey key(String squadId, String number) {
+        return CricketModel.selectionKey(Http.id("squadId", squadId), selectionNumber(number));
+    }
+
+    private static int selectionNumber(String number) {
+        try {
+            int n = Integer.parseInt(number);
+            if (n >= 1 && n <= 10_000) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw Http.invalid("selectionNumber", "must be a whole number from 1 to 10000");
+    }
+
+    private static String selection(String squadId, String number) {
+        return "selection " + number + " of squad " + squadId;
+    }
+}
