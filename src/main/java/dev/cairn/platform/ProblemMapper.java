@@ -127,18 +127,25 @@ public class ProblemMapper {
     }
 
     private static String fieldName(ConstraintViolation<?> violation) {
-        // Drop the method and parameter nodes ("create.arg0.name" -> "name").
-        String last = null;
-        var parts = new java.util.ArrayList<String>();
+        // Drop the method and parameter nodes ("create.arg0.team1.players[0].name" -> "team1.players[0].name").
+        String parameter = null;
+        var path = new StringBuilder();
         for (Path.Node node : violation.getPropertyPath()) {
             switch (node.getKind()) {
-                case PROPERTY, CONTAINER_ELEMENT -> parts.add(node.getName());
-                case PARAMETER -> last = node.getName();
+                case PROPERTY, CONTAINER_ELEMENT -> {
+                    if (node.isInIterable() && !path.isEmpty()) {
+                        path.append('[').append(node.getIndex() != null ? node.getIndex() : node.getKey()).append(']');
+                    }
+                    if (node.getName() != null && !node.getName().startsWith("<")) {
+                        path.append(path.isEmpty() ? "" : ".").append(node.getName());
+                    }
+                }
+                case PARAMETER -> parameter = node.getName();
                 default -> {
                 }
             }
         }
-        return parts.isEmpty() ? (last == null ? "request" : last) : String.join(".", parts);
+        return !path.isEmpty() ? path.toString() : parameter == null ? "request" : parameter;
     }
 
     private static String path(JsonMappingException e) {
