@@ -77,6 +77,9 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e, UriInfo uri) {
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return unreadableJson(json, uri);
+        }
         CairnError error;
         if (e instanceof NotFoundException) {
             error = new CairnError.NotFound("no resource at " + uri.getPath());
