@@ -50,7 +50,7 @@ public final class RecordCodec<T> implements ItemCodec<T> {
 
     @Override
     public Map<String, AttributeValue> encode(T value) {
-        var item = new HashMap<String, AttributeValue>(fields.size() * 2);
+        var item = new java.util.LinkedHashMap<String, AttributeValue>(fields.size() * 2);
         for (FieldSpec<T> field : fields) {
             AttributeValue encoded = field.encoder().apply(value);
             if (encoded != null) {

@@ -1,0 +1,27 @@
+package dev.cairn.cricket;
+
+import dev.cairn.core.query.AccessPattern;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.platform.AccessPatterns;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+
+@ApplicationScoped
+public class CricketAccessPatterns implements AccessPatterns {
+
+    @Override
+    public List<AccessPattern> accessPatterns(String table) {
+        return List.of(
+                AccessPattern.query("A whole match (every item of its partition)", "GET /matches/{id}", table,
+                        QuerySpec.table(CricketModel.MATCH.partitionOf("bgt-2025-test-1")).consistent().build()),
+                AccessPattern.query("The matches of a player (ref index)", "GET /players/{playerId}/matches", table,
+                        CricketModel.matchesOfPlayer("kohli-01", 20)),
+                AccessPattern.query("A squad's selections", "GET /squads/{squadId}/selections", table,
+                        CricketModel.selectionsOf("aus#2024-25#BGT", 20)),
+                AccessPattern.query("The selections of a player (ref index)", "GET /players/{playerId}/selections", table,
+                        CricketModel.selectionsOfPlayer("cummins-01", 20)),
+                AccessPattern.getItem("One team", "GET /teams/{id}", table, CricketModel.teamKey("aus")),
+                AccessPattern.getItem("One player", "GET /players/{id}", table, CricketModel.playerKey("kohli-01")));
+    }
+}
