@@ -116,6 +116,27 @@ public sealed interface CairnError {
         public Map<String, Object> extensions() { return Map.of("aggregate", aggregate, "reason", reason); }
     }
 
+    /** A transactional cascade would need more than one transaction. */
+    record CascadeTooLarge(String detail, int actions, int limit) implements CairnError {
+        public int status() { return 409; }
+        public String title() { return "Cascade too large for one transaction"; }
+        public Map<String, Object> extensions() { return Map.of("actions", actions, "limit", limit); }
+    }
+
+    /** The source was updated but some copies were not; repeating the same request completes the cascade. */
+    record CascadeIncomplete(String detail, Map<String, Object> report) implements CairnError {
+        public int status() { return 503; }
+        public String title() { return "Cascade incomplete"; }
+        public Map<String, Object> extensions() { return report; }
+    }
+
+    /** An entity cannot be deleted while copies of it are embedded elsewhere. */
+    record StillReferenced(String detail, int count) implements CairnError {
+        public int status() { return 409; }
+        public String title() { return "Entity still referenced"; }
+        public Map<String, Object> extensions() { return Map.of("count", count); }
+    }
+
     /** An aggregate is being written by another request right now (multi-transaction write in progress). */
     record AggregateBusy(String detail, int retryAfterSeconds) implements CairnError {
         public int status() { return 503; }

@@ -47,7 +47,7 @@ public class CricketDemoData implements DemoData {
                 .chain(() -> store.create(CricketModel.SELECTION_SPEC, new SquadSelection("aus#2024-25#BGT", 1,
                         new Team("aus", "Australia", "Australia", 1),
                         new Player("cummins-01", "Pat", "Cummins", Player.Role.BOWLER),
-                        SquadSelection.SquadRole.BOWLER, true)))
+                        SquadSelection.SquadRole.BOWLER, true), CricketModel.selectionCopyVersions(1, 1)))
                 .replaceWithVoid();
     }
 }

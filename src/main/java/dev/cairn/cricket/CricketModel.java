@@ -94,6 +94,14 @@ public final class CricketModel {
     private CricketModel() {
     }
 
+    /** The {@code _refv} of a squad selection: the source versions of its team and player copies. */
+    static java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> selectionCopyVersions(
+            long teamVersion, long playerVersion) {
+        return java.util.Map.of(dev.cairn.core.aggregate.CopyVersions.ATTRIBUTE, dev.cairn.core.aggregate.CopyVersions.of(
+                java.util.Map.of("team", java.util.Map.entry(TEAM.type(), teamVersion),
+                        "player", java.util.Map.entry(PLAYER.type(), playerVersion))));
+    }
+
     static PrimaryKey teamKey(String id) {
         return PrimaryKey.of(TEAM_KEY.render(id), "TEAM");
     }

@@ -1,6 +1,12 @@
 package dev.cairn.cricket;
 
+import dev.cairn.core.aggregate.CopyVersions;
+import dev.cairn.core.aggregate.RefSpec;
+import dev.cairn.core.cascade.CascadePlanner;
 import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.platform.Cascades;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.platform.EntityResources;
 import dev.cairn.platform.Http;
@@ -10,16 +16,23 @@ import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
+import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /** The referenceable entities: teams, players, coaches and venues (1 call each). */
@@ -30,10 +43,12 @@ public class ReferenceResource {
 
     private final EntityStore store;
     private final EntityResources entities;
+    private final Cascades cascades;
 
-    public ReferenceResource(EntityStore store, EntityResources entities) {
+    public ReferenceResource(EntityStore store, EntityResources entities, Cascades cascades) {
         this.store = store;
         this.entities = entities;
+        this.cascades = cascades;
     }
 
     @POST
@@ -82,6 +97,70 @@ public class ReferenceResource {
     @Path("venues/{id}")
     public Uni<RestResponse<Venue>> venue(@RestPath String id) {
         return find(CricketModel.VENUE, CricketModel::venueKey, id, "venue");
+    }
+
+    // --- updates with cascades, guarded deletes, and where copies are ----------------------------------------
+
+    @PATCH
+    @Path("{kind: teams|players|coaches|venues}/{id}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    public Uni<Map<String, Object>> patch(@RestPath String kind, @RestPath String id, @RestQuery String cascade,
+                                          @RestHeader("If-Match") String ifMatch, String patch) {
+        return cascades.patch(target(kind, Http.id("id", id)), patch, Http.ifMatch(ifMatch), Cascades.mode(cascade),
+                singular(kind) + " " + id);
+    }
+
+    @DELETE
+    @Path("{kind: teams|players|coaches|venues}/{id}")
+    public Uni<RestResponse<Void>> delete(@RestPath String kind, @RestPath String id, @RestHeader("If-Match") String ifMatch) {
+        return cascades.delete(target(kind, Http.id("id", id)), Http.ifMatch(ifMatch), singular(kind) + " " + id)
+                .map(done -> RestResponse.noContent());
+    }
+
+    /** Every item embedding a copy of the entity, with the source version of its copy: 1 Query per page. */
+    @GET
+    @Path("{kind: teams|players|coaches|venues}/{id}/references")
+    public Uni<Page<Map<String, Object>>> references(@RestPath String kind, @RestPath String id,
+                                                      @RestQuery String limit, @RestQuery String cursor) {
+        RefSpec<?> ref = ref(kind);
+        QuerySpec query = QuerySpec.on(ref.index(), ref.refPartition(Http.id("id", id))).limit(Http.limit(limit)).build();
+        return store.page(query, cursor).map(page -> page.map(item -> {
+            var out = new LinkedHashMap<String, Object>();
+            out.put("entityType", item.get("_type").s());
+            out.put("pk", item.get("pk").s());
+            out.put("sk", item.get("sk").s());
+            out.put("copies", CopyVersions.copiesOf(item, ref.entity()));
+            return out;
+        }));
+    }
+
+    static final CascadePlanner PLANNER = new CascadePlanner(Map.of(), List.of(CricketModel.MATCH));
+
+    private static Cascades.Target<?> target(String kind, String id) {
+        return switch (kind) {
+            case "teams" -> target(CricketModel.TEAM_REF, Team.class, id);
+            case "players" -> target(CricketModel.PLAYER_REF, Player.class, id);
+            case "coaches" -> target(CricketModel.COACH_REF, Coach.class, id);
+            default -> target(CricketModel.VENUE_REF, Venue.class, id);
+        };
+    }
+
+    private static <T> Cascades.Target<T> target(RefSpec<T> ref, Class<T> type, String id) {
+        return new Cascades.Target<>(ref.spec(), type, ref.keyOf().apply(id), id,
+                List.of(QuerySpec.on(ref.index(), ref.refPartition(id)).build()), PLANNER);
+    }
+
+    private static RefSpec<?> ref(String kind) {
+        return switch (kind) {
+            case "teams" -> CricketModel.TEAM_REF;
+            case "players" -> CricketModel.PLAYER_REF;
+            case "coaches" -> CricketModel.COACH_REF;
+            default -> CricketModel.VENUE_REF;
+        };
+    }
+
+    private static String singular(String kind) {
+        return kind.equals("coaches") ? "coach" : kind.substring(0, kind.length() - 1);
     }
 
     private <T> Uni<RestResponse<T>> create(EntitySpec<T> spec, T value, String id, UriInfo uri) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.key.PrimaryKey;
@@ -31,6 +32,7 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.List;
 import java.util.Map;
@@ -67,7 +69,7 @@ public class SquadResource {
                                                     @Context UriInfo uri) {
         Http.id("squadId", squadId);
         return hydrate(squadId, input, Map.of())
-                .chain(selection -> store.create(SELECTION_SPEC, selection))
+                .chain(hydrated -> store.create(SELECTION_SPEC, hydrated.selection(), hydrated.copyVersions()))
                 .map(stored -> Responses.created(uri, input.selectionNumber().toString(), stored, stored.value()));
     }
 
@@ -101,8 +103,10 @@ public class SquadResource {
     public Uni<RestResponse<SquadSelection>> patch(@RestPath String squadId, @RestPath String number,
                                                    @RestHeader("If-Match") String ifMatch, String patch) {
         Long expected = Http.ifMatch(ifMatch);
-        return entities.find(SELECTION_SPEC, key(squadId, number), selection(squadId, number))
-                .chain(current -> {
+        return store.getItem(key(squadId, number), true)
+                .onItem().ifNull().failWith(() -> EntityResources.notFound(selection(squadId, number)))
+                .chain(item -> {
+                    Stored<SquadSelection> current = SELECTION_SPEC.fromItem(item);
                     if (expected != null && expected != current.version()) {
                         throw new dev.cairn.core.CairnException(new dev.cairn.core.CairnError.VersionConflict(
                                 selection(squadId, number) + " is at version " + current.version(), expected,
@@ -110,8 +114,9 @@ public class SquadResource {
                     }
                     SquadSelection.Input next = patcher.apply(current.value().toInput(), SquadSelection.Input.class, patch,
                             Set.of("selectionNumber"));
-                    return hydrate(squadId, next, known(current.value()))
-                            .chain(selection -> store.put(SELECTION_SPEC, selection, current.version()));
+                    return hydrate(squadId, next, known(current, item))
+                            .chain(hydrated -> store.put(SELECTION_SPEC, hydrated.selection(), current.version(),
+                                    hydrated.copyVersions()));
                 })
                 .map(stored -> Responses.ok(stored, stored.value()));
     }
@@ -124,21 +129,33 @@ public class SquadResource {
                 .map(deleted -> Responses.noContent());
     }
 
-    private Uni<SquadSelection> hydrate(String squadId, SquadSelection.Input input, Map<String, RefCopy> known) {
-        List<RefUse> uses = List.of(new RefUse("team", TEAM_REF, input.teamId()),
-                new RefUse("player", PLAYER_REF, input.playerId()));
-        return refs.resolve(uses, known).map(resolved -> new SquadSelection(squadId, input.selectionNumber(),
-                json.convertValue(resolved.get(Aggregate.refKey(TEAM_REF, input.teamId())).fields(), Team.class),
-                json.convertValue(resolved.get(Aggregate.refKey(PLAYER_REF, input.playerId())).fields(), Player.class),
-                input.squadRole(), input.isCaptain()));
+    /** A hydrated selection and the {@code _refv} attribute recording the source version of each copy. */
+    private record Hydrated(SquadSelection selection, Map<String, AttributeValue> copyVersions) {
     }
 
-    private static Map<String, RefCopy> known(SquadSelection current) {
+    private Uni<Hydrated> hydrate(String squadId, SquadSelection.Input input, Map<String, RefCopy> known) {
+        List<RefUse> uses = List.of(new RefUse("team", TEAM_REF, input.teamId()),
+                new RefUse("player", PLAYER_REF, input.playerId()));
+        return refs.resolve(uses, known).map(resolved -> {
+            RefCopy team = resolved.get(Aggregate.refKey(TEAM_REF, input.teamId()));
+            RefCopy player = resolved.get(Aggregate.refKey(PLAYER_REF, input.playerId()));
+            var selection = new SquadSelection(squadId, input.selectionNumber(),
+                    json.convertValue(team.fields(), Team.class), json.convertValue(player.fields(), Player.class),
+                    input.squadRole(), input.isCaptain());
+            return new Hydrated(selection, CricketModel.selectionCopyVersions(team.version(), player.version()));
+        });
+    }
+
+    /** The current copies with the versions they were taken at, so an unchanged ref is not read again. */
+    private static Map<String, RefCopy> known(Stored<SquadSelection> current, Map<String, AttributeValue> item) {
+        SquadSelection s = current.value();
         return Map.of(
-                Aggregate.refKey(TEAM_REF, current.team().id()),
-                new RefCopy(JsonAttributes.fromMap(CricketModel.TEAM_CODEC.encode(current.team())), 0),
-                Aggregate.refKey(PLAYER_REF, current.player().id()),
-                new RefCopy(JsonAttributes.fromMap(CricketModel.PLAYER_CODEC.encode(current.player())), 0));
+                Aggregate.refKey(TEAM_REF, s.team().id()),
+                new RefCopy(JsonAttributes.fromMap(CricketModel.TEAM_CODEC.encode(s.team())),
+                        CopyVersions.copiesOf(item, TEAM_REF.entity()).getOrDefault("team", 0L)),
+                Aggregate.refKey(PLAYER_REF, s.player().id()),
+                new RefCopy(JsonAttributes.fromMap(CricketModel.PLAYER_CODEC.encode(s.player())),
+                        CopyVersions.copiesOf(item, PLAYER_REF.entity()).getOrDefault("player", 0L)));
     }
 
     private static PrimaryKey key(String squadId, String number) {

@@ -19,6 +19,14 @@ public interface CairnConfig {
 
     Health health();
 
+    Cascade cascade();
+
+    interface Cascade {
+        /** Copy writes of an eventual cascade in flight at once. */
+        @WithDefault("16")
+        int concurrency();
+    }
+
     LocalDynamodb localDynamodb();
 
     interface Table {

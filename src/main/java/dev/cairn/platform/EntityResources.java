@@ -51,6 +51,10 @@ public class EntityResources {
                         what + " is at version " + current.version() + ", not " + ifMatch, ifMatch, current.version(), true)));
             }
             T patched = patcher.apply(current.value(), type, body, immutable);
+            if (patched.equals(current.value())) {
+                // Nothing changed: no write, and the version (the ETag) stays.
+                return Uni.createFrom().item(current);
+            }
             return store.put(spec, patched, current.version());
         });
         if (ifMatch != null) {

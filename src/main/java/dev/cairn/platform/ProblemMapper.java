@@ -123,6 +123,8 @@ public class ProblemMapper {
         Response.ResponseBuilder response = Response.status(error.status()).type(PROBLEM_JSON).entity(body);
         if (error instanceof CairnError.ServiceUnavailable unavailable) {
             response.header("Retry-After", unavailable.retryAfterSeconds());
+        } else if (error instanceof CairnError.CascadeIncomplete) {
+            response.header("Retry-After", 1);
         } else if (error instanceof CairnError.AggregateBusy busy) {
             response.header("Retry-After", Math.max(1, busy.retryAfterSeconds()));
         }

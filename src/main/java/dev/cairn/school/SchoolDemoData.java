@@ -35,6 +35,6 @@ public class SchoolDemoData implements DemoData {
 
     private Uni<?> enroll(Student student, Course course, String grade) {
         return store.create(SchoolModel.ENROLLMENT, new Enrollment(student.id(), course.id(),
-                LocalDate.of(2026, 9, 1), grade, student.name(), course.title()));
+                LocalDate.of(2026, 9, 1), grade, student.name(), course.title()), SchoolModel.copyVersions(1, 1));
     }
 }

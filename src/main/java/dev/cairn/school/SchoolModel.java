@@ -9,7 +9,14 @@ import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.QuerySpec;
 
+import dev.cairn.core.aggregate.CopyVersions;
+import dev.cairn.core.cascade.CascadePlanner;
+import dev.cairn.core.cascade.CopyRule;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
 import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Seed 001, many-to-many: {@code STU#<sid>}/{@code PROFILE}, {@code CRS#<cid>}/{@code METADATA}, and one edge
@@ -48,7 +55,18 @@ public final class SchoolModel {
             .index(Index.GSI1, e -> IndexKey.of(CRS.render(e.courseId()), STU.render(e.studentId())))
             .build();
 
+    /** Enrollment edges copy the course's title and the student's name (display fields, kept in sync). */
+    static final CascadePlanner COURSE_TITLE_COPIES = new CascadePlanner(Map.of("courseTitle", CopyRule.field("title")), List.of());
+    static final CascadePlanner STUDENT_NAME_COPIES = new CascadePlanner(Map.of("studentName", CopyRule.field("name")), List.of());
+
     private SchoolModel() {
+    }
+
+    /** The {@code _refv} of an edge: which source version its display fields were copied from. */
+    static Map<String, AttributeValue> copyVersions(long studentVersion, long courseVersion) {
+        return Map.of(CopyVersions.ATTRIBUTE, CopyVersions.of(Map.of(
+                "studentName", Map.entry(STUDENT.type(), studentVersion),
+                "courseTitle", Map.entry(COURSE.type(), courseVersion))));
     }
 
     static PrimaryKey studentKey(String studentId) {

@@ -8,6 +8,7 @@ import dev.cairn.core.query.Page;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.platform.Cascades;
 import dev.cairn.platform.EntityResources;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
@@ -48,10 +49,12 @@ public class SchoolResource {
 
     private final EntityStore store;
     private final EntityResources entities;
+    private final Cascades cascades;
 
-    public SchoolResource(EntityStore store, EntityResources entities) {
+    public SchoolResource(EntityStore store, EntityResources entities, Cascades cascades) {
         this.store = store;
         this.entities = entities;
+        this.cascades = cascades;
     }
 
     @POST
@@ -96,15 +99,16 @@ public class SchoolResource {
         Enrollment.New details = body == null ? new Enrollment.New(null, null) : body;
         return store.batchGet(List.of(studentKey, courseKey), true)
                 .chain(found -> {
-                    Student student = decode(STUDENT, found.get(0), "student " + sid);
-                    Course course = decode(COURSE, found.get(1), "course " + cid);
+                    Stored<Student> student = decode(STUDENT, found.get(0), "student " + sid);
+                    Stored<Course> course = decode(COURSE, found.get(1), "course " + cid);
                     LocalDate enrolledOn = details.enrolledOn() != null ? details.enrolledOn() : LocalDate.now(ZoneOffset.UTC);
-                    var edge = new Enrollment(sid, cid, enrolledOn, details.grade(), student.name(), course.title());
+                    var edge = new Enrollment(sid, cid, enrolledOn, details.grade(), student.value().name(),
+                            course.value().title());
                     var now = store.now();
                     var plan = TransactionPlan.of(List.of(
                             WriteAction.check("student", studentKey, Expectation.present(null)),
                             WriteAction.check("course", courseKey, Expectation.present(null)),
-                            WriteAction.create(ENROLLMENT, edge, now)));
+                            WriteAction.create(ENROLLMENT, edge, now, SchoolModel.copyVersions(student.version(), course.version()))));
                     var stored = new Stored<>(edge, ENROLLMENT.keyOf(edge), 1, now, now);
                     return store.transact(plan).map(done -> Responses.created(uri.getAbsolutePath(), stored, edge));
                 });
@@ -165,12 +169,33 @@ public class SchoolResource {
         return e instanceof CairnException ce && ce.error() instanceof CairnError.NotFound;
     }
 
-    private static <T> T decode(dev.cairn.core.entity.EntitySpec<T> spec,
-                                Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item,
-                                String what) {
+    private static <T> Stored<T> decode(dev.cairn.core.entity.EntitySpec<T> spec,
+                                        Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item,
+                                        String what) {
         if (item == null) {
             throw EntityResources.notFound(what);
         }
-        return spec.fromItem(item).value();
+        return spec.fromItem(item);
+    }
+
+    /** Renames reach every enrollment edge: the course's through gsi1, the student's in its partition. */
+    @PATCH
+    @Path("courses/{cid}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    public Uni<Map<String, Object>> patchCourse(@RestPath String cid, @RestQuery String cascade,
+                                                @RestHeader("If-Match") String ifMatch, String patch) {
+        var target = new Cascades.Target<>(COURSE, Course.class, SchoolModel.courseKey(Http.id("cid", cid)), cid,
+                List.of(SchoolModel.rosterOf(cid, 100)), SchoolModel.COURSE_TITLE_COPIES);
+        return cascades.patch(target, patch, Http.ifMatch(ifMatch), Cascades.mode(cascade), "course " + cid);
+    }
+
+    @PATCH
+    @Path("students/{sid}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    public Uni<Map<String, Object>> patchStudent(@RestPath String sid, @RestQuery String cascade,
+                                                 @RestHeader("If-Match") String ifMatch, String patch) {
+        var target = new Cascades.Target<>(STUDENT, Student.class, SchoolModel.studentKey(Http.id("sid", sid)), sid,
+                List.of(SchoolModel.coursesOf(sid, 100)), SchoolModel.STUDENT_NAME_COPIES);
+        return cascades.patch(target, patch, Http.ifMatch(ifMatch), Cascades.mode(cascade), "student " + sid);
     }
 }

@@ -78,6 +78,13 @@ public class EntityStore {
                 .map(r -> r.hasItem() && !r.item().isEmpty() ? spec.fromItem(r.item()) : null);
     }
 
+    /** The raw item (system attributes included), or null when absent. */
+    public Uni<Map<String, AttributeValue>> getItem(PrimaryKey key, boolean consistent) {
+        var request = GetItemRequest.builder().tableName(settings.table()).key(key.toAttributes())
+                .consistentRead(consistent).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
+        return gateway.getItem(request).map(r -> r.hasItem() && !r.item().isEmpty() ? r.item() : null);
+    }
+
     /** Planning errors (bad keys, oversized items, tampered cursors) surface as failures of the Uni, never as throws. */
     private static <T> Uni<T> deferred(java.util.function.Supplier<Uni<? extends T>> plan) {
         return Uni.createFrom().deferred(plan);
@@ -85,9 +92,14 @@ public class EntityStore {
 
     /** Creates the item; Conflict when one with the same key exists. */
     public <T> Uni<Stored<T>> create(EntitySpec<T> spec, T value) {
+        return create(spec, value, Map.of());
+    }
+
+    /** Creates the item with extra system attributes (e.g. the versions of embedded copies). */
+    public <T> Uni<Stored<T>> create(EntitySpec<T> spec, T value, Map<String, AttributeValue> extra) {
         return deferred(() -> {
             Instant now = now();
-            WriteAction action = WriteAction.create(spec, value, now);
+            WriteAction action = WriteAction.create(spec, value, now, extra);
             return gateway.putItem(action.toPutRequest(settings.table()), e -> SdkErrors.translate(e, action))
                     .map(r -> new Stored<>(value, action.key(), 1, now, now));
         });
@@ -98,8 +110,12 @@ public class EntityStore {
      * (NotFound / VersionConflict otherwise); without one it is an upsert.
      */
     public <T> Uni<Stored<T>> put(EntitySpec<T> spec, T value, Long expectedVersion) {
+        return put(spec, value, expectedVersion, Map.of());
+    }
+
+    public <T> Uni<Stored<T>> put(EntitySpec<T> spec, T value, Long expectedVersion, Map<String, AttributeValue> extra) {
         return deferred(() -> {
-            WriteAction action = WriteAction.put(spec, value, Expectation.ifVersion(expectedVersion), now());
+            WriteAction action = WriteAction.put(spec, value, Expectation.ifVersion(expectedVersion), now(), extra);
             return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
                     .map(r -> spec.fromItem(r.attributes()));
         });
@@ -260,6 +276,22 @@ public class EntityStore {
     public Uni<Void> transact(TransactionPlan plan) {
         return gateway.transactWriteItems(plan.toRequest(settings.table()), e -> SdkErrors.translate(e, plan.actions()))
                 .replaceWithVoid();
+    }
+
+    /** As {@link #transact}, but a cancellation keeps every action's reason (TransactionCanceled). */
+    public Uni<Void> transactDetailed(TransactionPlan plan) {
+        return gateway.transactWriteItems(plan.toRequest(settings.table()), e -> SdkErrors.translateDetailed(e, plan.actions()))
+                .replaceWithVoid();
+    }
+
+    /** One conditional write sent alone (UpdateItem / PutItem / DeleteItem by the action's kind). */
+    public Uni<Void> write(WriteAction action) {
+        return deferred(() -> switch (action.kind()) {
+            case PUT -> gateway.putItem(action.toPutRequest(settings.table()), e -> SdkErrors.translate(e, action)).replaceWithVoid();
+            case UPDATE -> gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action)).replaceWithVoid();
+            case DELETE -> gateway.deleteItem(action.toDeleteRequest(settings.table()), e -> SdkErrors.translate(e, action)).replaceWithVoid();
+            case CHECK -> throw new IllegalArgumentException("a condition check is only possible inside a transaction");
+        });
     }
 
     // --- helpers --------------------------------------------------------------------------------------------

@@ -107,7 +107,18 @@ public final class SdkErrors {
         return new CairnException(new CairnError.ServiceUnavailable(detail, RETRY_AFTER_SECONDS), cause);
     }
 
-    private static CairnException transactionCanceled(TransactionCanceledException e, List<WriteAction> actions) {
+    /** Translates a cancelled transaction keeping every action's reason (no single-failure explanation). */
+    public static CairnException translateDetailed(Throwable failure, List<WriteAction> actions) {
+        Throwable t = unwrap(failure);
+        if (t instanceof TransactionCanceledException tce) {
+            var failures = failures(tce, actions);
+            return new CairnException(new CairnError.TransactionCanceled(
+                    failures.size() + " action(s) of the transaction failed", failures), tce);
+        }
+        return translate(t, actions);
+    }
+
+    private static List<CairnError.ActionFailure> failures(TransactionCanceledException e, List<WriteAction> actions) {
         List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
         var failures = new ArrayList<CairnError.ActionFailure>();
         for (int i = 0; i < reasons.size(); i++) {
@@ -119,6 +130,11 @@ public final class SdkErrors {
             failures.add(new CairnError.ActionFailure(i, key == null ? null : key.pk(), key == null ? null : key.sk(),
                     reason.code(), reason.message(), reason.hasItem() ? reason.item() : null));
         }
+        return failures;
+    }
+
+    private static CairnException transactionCanceled(TransactionCanceledException e, List<WriteAction> actions) {
+        var failures = failures(e, actions);
         boolean throttled = failures.stream().anyMatch(f -> f.reason().contains("Throttl")
                 || f.reason().equals("ProvisionedThroughputExceeded"));
         if (throttled) {

@@ -31,6 +31,7 @@ final class TestConfig {
                     public Duration cacheFor() { return Duration.ZERO; }
                 };
             }
+            public Cascade cascade() { return () -> 16; }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {
                     public int port() { return 8765; }

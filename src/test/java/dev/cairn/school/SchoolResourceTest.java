@@ -173,4 +173,36 @@ class SchoolResourceTest {
         given().contentType("application/merge-patch+json").body("{\"grade\":\"C\"}")
                 .patch("/students/{s}/enrollments/{c}", sid, cid).then().statusCode(404);
     }
+
+    @Test
+    void renamingACourseOrAStudentReachesEveryEnrollmentEdge() {
+        String cid = unique("crs");
+        String other = unique("crs");
+        String sid = unique("stu");
+        course(cid, "Algebra");
+        course(other, "Geometry");
+        student(sid, "Emmy");
+        List<String> roster = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String s = unique("stu" + i);
+            student(s, "Student " + i);
+            roster.add(s);
+            given().contentType(ContentType.JSON).put("/students/{s}/enrollments/{c}", s, cid).then().statusCode(201);
+        }
+        given().contentType(ContentType.JSON).put("/students/{s}/enrollments/{c}", sid, cid).then().statusCode(201);
+        given().contentType(ContentType.JSON).put("/students/{s}/enrollments/{c}", sid, other).then().statusCode(201);
+
+        given().contentType("application/merge-patch+json").body("{\"title\":\"Abstract Algebra\"}")
+                .patch("/courses/{c}", cid).then().statusCode(200)
+                .body("matched", equalTo(4)).body("updated", equalTo(4)).body("entity.title", equalTo("Abstract Algebra"));
+        given().get("/courses/{c}/students", cid).then().body("items.courseTitle",
+                org.hamcrest.Matchers.everyItem(equalTo("Abstract Algebra")));
+        given().contentType("application/merge-patch+json").body("{\"name\":\"Emmy Noether\"}")
+                .patch("/students/{s}", sid).then().statusCode(200).body("updated", equalTo(2));
+        given().get("/students/{s}/courses", sid).then().body("items.studentName",
+                org.hamcrest.Matchers.everyItem(equalTo("Emmy Noether")))
+                .body("items.courseTitle", hasItem("Geometry")).body("items.courseTitle", hasItem("Abstract Algebra"));
+        given().get("/students/{s}/enrollments/{c}", roster.get(0), cid).then().body("studentName", equalTo("Student 0"))
+                .body("courseTitle", equalTo("Abstract Algebra"));
+    }
 }

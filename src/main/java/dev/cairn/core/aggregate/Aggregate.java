@@ -31,8 +31,8 @@ import java.util.TreeMap;
  * <p>Item layout: the root at sort key {@code <ROOT LABEL>}; members at their path, e.g. {@code VENUE},
  * {@code TEAM#1}, {@code TEAM#1#COACH}, {@code TEAM#1#PLAYER#<element key>} (values escaped). System attributes
  * start with {@code _}: {@code _type}, {@code _pos} (list order), {@code _disc} (discriminators),
- * {@code _ctx} (propagated context fields), {@code _ref} (a member that is a ref copy), {@code _refv} (source
- * versions of embedded copies), so no domain field can clash with them.
+ * {@code _ctx} (propagated context fields), {@code _ref} (a member that is a ref copy), {@code _refv} (entity and source
+ * version of each embedded copy, see {@link CopyVersions}), so no domain field can clash with them.
  */
 public final class Aggregate {
 
@@ -41,7 +41,6 @@ public final class Aggregate {
     static final String DISC = "_disc";
     static final String CTX = "_ctx";
     static final String REF = "_ref";
-    static final String REFV = "_refv";
     public static final String LEASE = "_lease";
     public static final String LEASE_UNTIL = "_leaseUntil";
 
@@ -293,7 +292,7 @@ public final class Aggregate {
             Map<String, Object> copy = map(view, path);
             item.put(REF, JsonAttributes.toAttribute(copy));
             indexCopy(item, node.self, idOf(copy), pk, sk);
-            versions.put("_self", version(refVersions, node.self, idOf(copy)));
+            versions.put(REF, version(refVersions, node.self, idOf(copy)));
         } else {
             if (!isRoot) {
                 for (String field : node.fields) {
@@ -308,7 +307,7 @@ public final class Aggregate {
             });
         }
         if (!versions.isEmpty()) {
-            item.put(REFV, AttributeValue.fromM(versions));
+            item.put(CopyVersions.ATTRIBUTE, AttributeValue.fromM(versions));
         }
         out.put(sk, new Member(group, sk, item));
         if (node.self != null) {
@@ -364,7 +363,7 @@ public final class Aggregate {
 
     private static AttributeValue version(Map<String, Long> refVersions, RefSpec<?> ref, String id) {
         Long v = refVersions.get(refKey(ref, id));
-        return AttributeValue.fromN(Long.toString(v == null ? 0 : v));
+        return CopyVersions.of(ref.entity(), v == null ? 0 : v);
     }
 
     private String elementKey(AggregateNode node, Map<String, Object> element, String path) {
@@ -431,13 +430,14 @@ public final class Aggregate {
         if (type == null || !node.entityType.equals(type.s())) {
             throw broken("the item " + sk + " is not a " + node.entityType);
         }
-        Map<String, AttributeValue> versions = item.containsKey(REFV) ? item.get(REFV).m() : Map.of();
+        Map<String, AttributeValue> versions = item.containsKey(CopyVersions.ATTRIBUTE)
+                ? item.get(CopyVersions.ATTRIBUTE).m() : Map.of();
         if (node.self != null) {
             if (!item.containsKey(REF)) {
                 throw broken("the item " + sk + " has no embedded copy");
             }
             Map<String, Object> copy = JsonAttributes.fromMap(item.get(REF).m());
-            rememberVersion(refVersions, node.self, copy, versions.get("_self"));
+            rememberVersion(refVersions, node.self, copy, CopyVersions.version(versions, REF));
             return copy;
         }
         var view = new LinkedHashMap<String, Object>();
@@ -454,7 +454,7 @@ public final class Aggregate {
                 throw broken("the item " + sk + " has no embedded " + field);
             }
             Map<String, Object> copy = JsonAttributes.fromMap(value.m());
-            rememberVersion(refVersions, ref, copy, versions.get(field));
+            rememberVersion(refVersions, ref, copy, CopyVersions.version(versions, field));
             view.put(field, copy);
         });
         for (Edge edge : node.edges) {
@@ -495,9 +495,9 @@ public final class Aggregate {
     }
 
     private static void rememberVersion(Map<String, Long> refVersions, RefSpec<?> ref, Map<String, Object> copy,
-                                        AttributeValue version) {
-        if (version != null && version.n() != null) {
-            refVersions.put(refKey(ref, idOf(copy)), Long.parseLong(version.n()));
+                                        Long version) {
+        if (version != null) {
+            refVersions.put(refKey(ref, idOf(copy)), version);
         }
     }
 

@@ -54,6 +54,15 @@ public sealed interface Condition {
         return new Between(name, low, high);
     }
 
+    /** {@code path < value} on a nested document path (each segment is one attribute or map key name). */
+    static Condition pathLessThan(List<String> path, AttributeValue value) {
+        return new PathComparison(List.copyOf(path), "<", value);
+    }
+
+    static Condition pathNotExists(List<String> path) {
+        return new PathFunction("attribute_not_exists", List.copyOf(path));
+    }
+
     static Condition all(Condition... conditions) {
         return conditions.length == 1 ? conditions[0] : new Junction("AND", List.of(conditions));
     }
@@ -77,6 +86,18 @@ public sealed interface Condition {
     record Comparison(String name, String operator, AttributeValue value) implements Condition {
         public String render(Placeholders p) {
             return p.name(name) + " " + operator + " " + p.value(value);
+        }
+    }
+
+    record PathComparison(List<String> path, String operator, AttributeValue value) implements Condition {
+        public String render(Placeholders p) {
+            return p.path(path) + " " + operator + " " + p.value(value);
+        }
+    }
+
+    record PathFunction(String function, List<String> path) implements Condition {
+        public String render(Placeholders p) {
+            return function + "(" + p.path(path) + ")";
         }
     }
 

@@ -26,6 +26,11 @@ public final class Placeholders {
         });
     }
 
+    /** A document path ({@code _refv.title.v}) with every segment a name placeholder. */
+    public String path(java.util.List<String> segments) {
+        return String.join(".", segments.stream().map(this::name).toList());
+    }
+
     /** A fresh placeholder for a value. */
     public String value(AttributeValue value) {
         String placeholder = ":v" + values.size();

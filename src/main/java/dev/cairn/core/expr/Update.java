@@ -14,6 +14,7 @@ public final class Update {
     private final Map<String, AttributeValue> setIfAbsent = new LinkedHashMap<>();
     private final Map<String, AttributeValue> adds = new LinkedHashMap<>();
     private final List<String> removes = new ArrayList<>();
+    private final Map<List<String>, AttributeValue> pathSets = new LinkedHashMap<>();
 
     public static Update create() {
         return new Update();
@@ -26,6 +27,12 @@ public final class Update {
 
     public Update setAll(Map<String, AttributeValue> values) {
         sets.putAll(values);
+        return this;
+    }
+
+    /** Sets a nested document path ({@code _refv.player}); its parent map must exist. */
+    public Update setPath(List<String> path, AttributeValue value) {
+        pathSets.put(List.copyOf(path), value);
         return this;
     }
 
@@ -46,14 +53,15 @@ public final class Update {
     }
 
     public boolean isEmpty() {
-        return sets.isEmpty() && setIfAbsent.isEmpty() && adds.isEmpty() && removes.isEmpty();
+        return sets.isEmpty() && setIfAbsent.isEmpty() && pathSets.isEmpty() && adds.isEmpty() && removes.isEmpty();
     }
 
     public String render(Placeholders p) {
         var clauses = new ArrayList<String>(3);
-        if (!sets.isEmpty() || !setIfAbsent.isEmpty()) {
+        if (!sets.isEmpty() || !setIfAbsent.isEmpty() || !pathSets.isEmpty()) {
             var parts = new ArrayList<String>();
             sets.forEach((name, value) -> parts.add(p.name(name) + " = " + p.value(value)));
+            pathSets.forEach((path, value) -> parts.add(p.path(path) + " = " + p.value(value)));
             setIfAbsent.forEach((name, value) -> {
                 String n = p.name(name);
                 parts.add(n + " = if_not_exists(" + n + ", " + p.value(value) + ")");

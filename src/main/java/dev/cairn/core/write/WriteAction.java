@@ -83,8 +83,23 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
 
     /** Create: fails with Conflict when an item with this key exists. */
     public static <T> WriteAction create(EntitySpec<T> spec, T value, Instant now) {
-        return new WriteAction(Kind.PUT, spec.keyOf(value), spec.toItem(value, 1, now, now), null,
-                Expectation.ABSENT, null, spec.type());
+        return create(spec, value, now, Map.of());
+    }
+
+    /** Create with extra system attributes (names starting with {@code _}, e.g. copy versions). */
+    public static <T> WriteAction create(EntitySpec<T> spec, T value, Instant now, Map<String, AttributeValue> extra) {
+        var item = new java.util.HashMap<>(spec.toItem(value, 1, now, now));
+        item.putAll(systemOnly(extra));
+        return new WriteAction(Kind.PUT, spec.keyOf(value), item, null, Expectation.ABSENT, null, spec.type());
+    }
+
+    private static Map<String, AttributeValue> systemOnly(Map<String, AttributeValue> extra) {
+        extra.keySet().forEach(name -> {
+            if (!name.startsWith("_") || TableSpec.VERSION.equals(name) || TableSpec.TYPE.equals(name)) {
+                throw new IllegalArgumentException("not an extra system attribute: " + name);
+            }
+        });
+        return extra;
     }
 
     /**
@@ -93,8 +108,14 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
      * forward by one, all without reading the item first.
      */
     public static <T> WriteAction put(EntitySpec<T> spec, T value, Expectation expectation, Instant now) {
+        return put(spec, value, expectation, now, Map.of());
+    }
+
+    public static <T> WriteAction put(EntitySpec<T> spec, T value, Expectation expectation, Instant now,
+                                      Map<String, AttributeValue> extra) {
         PrimaryKey key = spec.keyOf(value);
-        Map<String, AttributeValue> item = spec.toItem(value, 1, now, now);
+        Map<String, AttributeValue> item = new java.util.HashMap<>(spec.toItem(value, 1, now, now));
+        item.putAll(systemOnly(extra));
         var update = Update.create();
         item.forEach((name, attribute) -> {
             if (!name.equals(TableSpec.PK) && !name.equals(TableSpec.SK) && !name.equals(TableSpec.VERSION)

@@ -120,7 +120,8 @@ class AggregateTest {
         assertThat(line.get("gsi1sk").s()).isEqualTo("ORDER#o%231#PARCEL#A#LINE#p2");
         assertThat(line.get("product").m().get("title").s()).isEqualTo("Title p2");
         assertThat(items.bySk().get("ORDER").item().get("gsi2pk").s()).isEqualTo("CUST#c1");
-        assertThat(items.bySk().get("ORDER").item().get("_refv").m().get("customer").n()).isEqualTo("4");
+        assertThat(CopyVersions.copiesOf(items.bySk().get("ORDER").item(), "Customer")).containsEntry("customer", 4L);
+        assertThat(CopyVersions.copiesOf(line, "Product")).containsEntry("product", 1L);
     }
 
     @Test

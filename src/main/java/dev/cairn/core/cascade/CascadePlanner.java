@@ -1,0 +1,146 @@
+package dev.cairn.core.cascade;
+
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.CopyVersions;
+import dev.cairn.core.expr.Condition;
+import dev.cairn.core.expr.Update;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.core.write.WriteAction.Expectation;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Plans the writes that bring copies of a source entity up to date. Each copy write is conditioned so that it
+ * never resurrects a deleted item ({@code attribute_exists(pk)}) and never overwrites a newer copy (the copy's
+ * recorded source version must be older), which also makes a repeated cascade skip current copies. Copies inside
+ * an aggregate are written together with a bump of the aggregate root's version, in one transaction, so an
+ * If-Match taken before the cascade no longer matches and a concurrent aggregate update cannot undo it.
+ */
+public final class CascadePlanner {
+
+    /** The writes for one unit: a single item, or the members of one aggregate plus its root bump. */
+    public record Unit(String partition, List<WriteAction> actions, boolean aggregate, int copies) {
+    }
+
+    private final Map<String, CopyRule> rules;
+    private final Map<String, Aggregate> aggregatesByPartitionPrefix;
+
+    /**
+     * @param rules      copy attribute → rule; attributes without a rule hold whole copies
+     * @param aggregates aggregates whose members may embed copies (their roots are bumped)
+     */
+    public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates) {
+        this.rules = Map.copyOf(rules);
+        var byPrefix = new LinkedHashMap<String, Aggregate>();
+        aggregates.forEach(a -> byPrefix.put(a.partitionOf("x").substring(0, a.partitionOf("x").length() - 1), a));
+        this.aggregatesByPartitionPrefix = byPrefix;
+    }
+
+    /** The copy update of one item, or empty when every copy it holds is already at the source's version. */
+    public Optional<WriteAction> copyUpdate(Map<String, AttributeValue> item, CascadeSource source, Instant now) {
+        return copyUpdate(item, source, now, aggregateFor(item.get(TableSpec.PK).s()) == null);
+    }
+
+    /**
+     * @param bumpVersion true for a stand-alone item: its own version moves forward, so a read-modify-write
+     *                    that read the old copy fails its version check instead of writing the old copy back
+     */
+    private Optional<WriteAction> copyUpdate(Map<String, AttributeValue> item, CascadeSource source, Instant now,
+                                             boolean bumpVersion) {
+        Map<String, Long> copies = CopyVersions.copiesOf(item, source.entity());
+        var update = Update.create();
+        Condition newer = null;
+        for (var copy : copies.entrySet()) {
+            String attribute = copy.getKey();
+            CopyRule rule = rules.getOrDefault(attribute, CopyRule.whole());
+            if (copy.getValue() >= source.version() || !rule.copies(item.get(attribute), source.id())) {
+                continue;
+            }
+            update.set(attribute, rule.render(source.fields()))
+                    .setPath(List.of(CopyVersions.ATTRIBUTE, attribute), CopyVersions.of(source.entity(), source.version()));
+            List<String> versionPath = List.of(CopyVersions.ATTRIBUTE, attribute, "v");
+            Condition older = Condition.pathLessThan(versionPath, AttributeValue.fromN(Long.toString(source.version())));
+            newer = newer == null ? older : newer.and(older);
+        }
+        if (newer == null) {
+            return Optional.empty();
+        }
+        if (bumpVersion) {
+            update.add(TableSpec.VERSION, AttributeValue.fromN("1"))
+                    .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()));
+        }
+        PrimaryKey key = PrimaryKey.from(item);
+        return Optional.of(new WriteAction(WriteAction.Kind.UPDATE, key, null, update, Expectation.present(null),
+                newer, labelOf(item)));
+    }
+
+    /** Groups the found items into units: one per aggregate partition (with its root bump), one per other item. */
+    public List<Unit> plan(List<Map<String, AttributeValue>> found, CascadeSource source, Instant now) {
+        var units = new ArrayList<Unit>();
+        var byAggregate = new LinkedHashMap<String, List<WriteAction>>();
+        var aggregateOf = new LinkedHashMap<String, Aggregate>();
+        for (var item : found) {
+            Optional<WriteAction> action = copyUpdate(item, source, now);
+            if (action.isEmpty()) {
+                continue;
+            }
+            String pk = item.get(TableSpec.PK).s();
+            Aggregate aggregate = aggregateFor(pk);
+            if (aggregate == null) {
+                units.add(new Unit(pk, List.of(action.get()), false, 1));
+            } else {
+                byAggregate.computeIfAbsent(pk, p -> new ArrayList<>()).add(action.get());
+                aggregateOf.put(pk, aggregate);
+            }
+        }
+        byAggregate.forEach((pk, actions) -> {
+            Aggregate aggregate = aggregateOf.get(pk);
+            PrimaryKey root = PrimaryKey.of(pk, rootSortKey(aggregate));
+            var all = new ArrayList<WriteAction>();
+            var rootCopy = actions.stream().filter(a -> a.key().equals(root)).findFirst();
+            all.add(rootBump(aggregate, root, rootCopy.orElse(null), now));
+            actions.stream().filter(a -> !a.key().equals(root)).forEach(all::add);
+            units.add(new Unit(pk, all, true, actions.size()));
+        });
+        return units;
+    }
+
+    /** The root's version moves forward (and its own copies, if it holds any), unless a live lease holds it. */
+    private static WriteAction rootBump(Aggregate aggregate, PrimaryKey root, WriteAction rootCopy, Instant now) {
+        Update update = rootCopy == null ? Update.create() : rootCopy.update();
+        update.add(TableSpec.VERSION, AttributeValue.fromN("1"))
+                .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()));
+        Condition leaseFree = Condition.attributeNotExists(Aggregate.LEASE)
+                .or(Condition.lt(Aggregate.LEASE_UNTIL, AttributeValue.fromS(now.toString())));
+        Condition condition = rootCopy == null || rootCopy.extraCondition() == null
+                ? leaseFree : leaseFree.and(rootCopy.extraCondition());
+        return new WriteAction(WriteAction.Kind.UPDATE, root, null, update, Expectation.present(null), condition,
+                aggregate.name());
+    }
+
+    private Aggregate aggregateFor(String pk) {
+        for (var entry : aggregatesByPartitionPrefix.entrySet()) {
+            if (pk.startsWith(entry.getKey())) {
+                return entry.getValue();
+            }
+        }
+        return null;
+    }
+
+    private static String rootSortKey(Aggregate aggregate) {
+        return aggregate.rootKey("x").sk();
+    }
+
+    private static String labelOf(Map<String, AttributeValue> item) {
+        AttributeValue type = item.get(TableSpec.TYPE);
+        return type == null ? "item" : type.s();
+    }
+}

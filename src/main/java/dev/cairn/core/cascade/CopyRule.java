@@ -1,0 +1,35 @@
+package dev.cairn.core.cascade;
+
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.Map;
+
+/** How one copy attribute is rendered from the source's fields: the whole entity, or one display field. */
+@FunctionalInterface
+public interface CopyRule {
+
+    AttributeValue render(Map<String, AttributeValue> sourceFields);
+
+    /** Whether the copy in {@code current} is a copy of the source with this id (a whole copy names its id). */
+    default boolean copies(AttributeValue current, String sourceId) {
+        return current == null || current.m() == null || current.m().get("id") == null
+                || sourceId.equals(current.m().get("id").s());
+    }
+
+    static CopyRule whole() {
+        return AttributeValue::fromM;
+    }
+
+    /** A display field: the copy attribute holds the value of one source field (e.g. a course title). */
+    static CopyRule field(String sourceField) {
+        return new CopyRule() {
+            public AttributeValue render(Map<String, AttributeValue> sourceFields) {
+                return sourceFields.get(sourceField);
+            }
+
+            public boolean copies(AttributeValue current, String sourceId) {
+                return true;
+            }
+        };
+    }
+}

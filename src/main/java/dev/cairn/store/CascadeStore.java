@@ -1,0 +1,161 @@
+package dev.cairn.store;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.aggregate.CopyVersions;
+import dev.cairn.core.cascade.CascadePlanner;
+import dev.cairn.core.cascade.CascadePlanner.Unit;
+import dev.cairn.core.cascade.CascadeSource;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.core.write.TransactionPlan;
+import dev.cairn.core.write.WriteAction;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs cascades: finds every item embedding a copy of the source with Queries of a ref index (never a Scan),
+ * then writes the copies. Eventual mode runs units with bounded parallelism and retries transient failures
+ * with backoff; transactional mode writes the source and every copy in ONE transaction or nothing.
+ */
+@ApplicationScoped
+public class CascadeStore {
+
+    static final int ATTEMPTS = 4;
+    static final Duration BACKOFF = Duration.ofMillis(50);
+
+    private final EntityStore store;
+    private final DynamoGateway gateway;
+
+    public CascadeStore(EntityStore store, DynamoGateway gateway) {
+        this.store = store;
+        this.gateway = gateway;
+    }
+
+    /** What a cascade did: items holding a copy, copies written, copies already current or gone, failures. */
+    public record Report(String mode, int matched, int updated, int skipped, int failed, List<Map<String, String>> failedKeys) {
+
+        public Map<String, Object> toMap() {
+            var out = new LinkedHashMap<String, Object>();
+            out.put("mode", mode);
+            out.put("matched", matched);
+            out.put("updated", updated);
+            out.put("skipped", skipped);
+            out.put("failed", failed);
+            out.put("failedKeys", failedKeys);
+            return out;
+        }
+    }
+
+    private record Outcome(int updated, int skipped, List<Map<String, String>> failedKeys) {
+    }
+
+    /** Every item of {@code copies} that holds a copy of the source entity. */
+    public Uni<List<Map<String, AttributeValue>>> findCopies(List<QuerySpec> copies, String entity) {
+        return Multi.createFrom().iterable(copies)
+                .onItem().transformToMultiAndConcatenate(store::queryAll)
+                .select().where(item -> !CopyVersions.copiesOf(item, entity).isEmpty())
+                .collect().asList();
+    }
+
+    public Uni<Report> eventual(List<QuerySpec> copies, CascadeSource source, CascadePlanner planner, int concurrency) {
+        return findCopies(copies, source.entity()).chain(found -> {
+            List<Unit> units = planner.plan(found, source, store.now());
+            int current = found.size() - units.stream().mapToInt(Unit::copies).sum();
+            return Multi.createFrom().iterable(units)
+                    .onItem().transformToUni(unit -> run(unit, 1)).merge(Math.max(1, concurrency))
+                    .collect().asList()
+                    .map(outcomes -> {
+                        var failedKeys = new ArrayList<Map<String, String>>();
+                        outcomes.forEach(o -> failedKeys.addAll(o.failedKeys()));
+                        return new Report("eventual", found.size(), outcomes.stream().mapToInt(Outcome::updated).sum(),
+                                current + outcomes.stream().mapToInt(Outcome::skipped).sum(), failedKeys.size(), failedKeys);
+                    });
+        });
+    }
+
+    /**
+     * The source write and every copy in ONE transaction; more than fits is a CascadeTooLarge with nothing
+     * written.
+     */
+    public Uni<Report> transactional(WriteAction sourceWrite, List<QuerySpec> copies, CascadeSource source,
+                                     CascadePlanner planner) {
+        return findCopies(copies, source.entity()).chain(found -> {
+            List<Unit> units = planner.plan(found, source, store.now());
+            var actions = new ArrayList<WriteAction>();
+            actions.add(sourceWrite);
+            units.forEach(u -> actions.addAll(u.actions()));
+            if (actions.size() > TransactionPlan.MAX_ACTIONS) {
+                return Uni.createFrom().failure(new CairnException(new CairnError.CascadeTooLarge(
+                        "a transactional cascade of " + source.entity() + " " + source.id() + " needs " + actions.size()
+                                + " writes; one transaction holds at most " + TransactionPlan.MAX_ACTIONS
+                                + ". Nothing was written; use ?cascade=eventual", actions.size(), TransactionPlan.MAX_ACTIONS)));
+            }
+            int updated = units.stream().mapToInt(Unit::copies).sum();
+            return store.transact(TransactionPlan.of(actions))
+                    .map(done -> new Report("transactional", found.size(), updated, found.size() - updated, 0, List.of()));
+        });
+    }
+
+    /** One unit, retried on transient failures; copies found current or deleted meanwhile are skipped. */
+    private Uni<Outcome> run(Unit unit, int attempt) {
+        Uni<Outcome> write = unit.aggregate()
+                ? store.transactDetailed(TransactionPlan.of(unit.actions())).map(done -> new Outcome(unit.copies(), 0, List.of()))
+                : store.write(unit.actions().get(0)).map(done -> new Outcome(1, 0, List.of()));
+        return write.onFailure().recoverWithUni(failure -> {
+            CairnError error = failure instanceof CairnException e ? e.error() : null;
+            if (!unit.aggregate() && (error instanceof CairnError.NotFound || error instanceof CairnError.Conflict)) {
+                return Uni.createFrom().item(new Outcome(0, 1, List.of()));
+            }
+            if (unit.aggregate() && error instanceof CairnError.TransactionCanceled canceled) {
+                boolean rootGone = canceled.failures().stream().anyMatch(f -> f.index() == 0
+                        && "ConditionalCheckFailed".equals(f.reason()) && (f.oldItem() == null || f.oldItem().isEmpty()));
+                if (rootGone) {
+                    return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
+                }
+                if (canceled.failures().stream().allMatch(f -> f.index() > 0 && "ConditionalCheckFailed".equals(f.reason()))) {
+                    return retryWithout(unit, canceled, attempt);
+                }
+            }
+            if (attempt < ATTEMPTS && isTransient(error)) {
+                return gateway.pause(BACKOFF.multipliedBy(1L << (attempt - 1))).chain(() -> run(unit, attempt + 1));
+            }
+            return Uni.createFrom().item(new Outcome(0, 0, List.of(keyOf(unit))));
+        });
+    }
+
+    /** Members whose copy is already current (or that are gone) leave the unit; the rest is written again. */
+    private Uni<Outcome> retryWithout(Unit unit, CairnError.TransactionCanceled canceled, int attempt) {
+        var failedIndexes = canceled.failures().stream().map(CairnError.ActionFailure::index).toList();
+        var remaining = new ArrayList<WriteAction>();
+        for (int i = 0; i < unit.actions().size(); i++) {
+            if (!failedIndexes.contains(i)) {
+                remaining.add(unit.actions().get(i));
+            }
+        }
+        int skipped = failedIndexes.size();
+        if (remaining.size() <= 1 || attempt >= ATTEMPTS) {
+            return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
+        }
+        var smaller = new Unit(unit.partition(), remaining, true, unit.copies() - skipped);
+        return run(smaller, attempt + 1).map(o -> new Outcome(o.updated(), o.skipped() + skipped, o.failedKeys()));
+    }
+
+    private static boolean isTransient(CairnError error) {
+        return error instanceof CairnError.ServiceUnavailable
+                || (error instanceof CairnError.TransactionCanceled c
+                && c.failures().stream().anyMatch(f -> "TransactionConflict".equals(f.reason())));
+    }
+
+    private static Map<String, String> keyOf(Unit unit) {
+        WriteAction first = unit.actions().get(0);
+        return Map.of("pk", first.key().pk(), "sk", first.key().sk());
+    }
+}

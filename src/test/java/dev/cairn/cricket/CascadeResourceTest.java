@@ -1,0 +1,203 @@
+package dev.cairn.cricket;
+
+import dev.cairn.core.expr.Update;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.store.EntityStore;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasSize;
+
+@QuarkusTest
+class CascadeResourceTest {
+
+    @Inject
+    EntityStore store;
+
+    static void select(String squad, int number, String team, String player) {
+        given().contentType(ContentType.JSON).body(SquadResourceTest.selection(number, team, player, false))
+                .post("/squads/{s}/selections", squad).then().statusCode(201);
+    }
+
+    @Test
+    void renamingAPlayerReachesSquadSelectionsAndEveryMatchAndMovesTheMatchVersions() {
+        var f = CricketFixtures.create(4);
+        String player = f.players.get(0);
+        String squad = "squad-" + f.suffix;
+        select(squad, 1, f.team1, player);
+        select(squad, 2, f.team2, player);
+        List<String> matches = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String id = f.matchId();
+            given().contentType(ContentType.JSON).body(f.matchJson(id, 2, 2)).post("/matches").then().statusCode(201);
+            matches.add(id);
+        }
+        given().contentType("application/merge-patch+json").body("{\"firstName\":\"Steven\"}")
+                .patch("/players/{id}", player).then().statusCode(200)
+                .body("mode", equalTo("eventual")).body("matched", equalTo(5)).body("updated", equalTo(5))
+                .body("failed", equalTo(0)).body("failedKeys", hasSize(0))
+                .body("entity.firstName", equalTo("Steven"));
+        given().get("/players/{id}", player).then().body("firstName", equalTo("Steven")).header("ETag", "\"2\"");
+        given().get("/squads/{s}/selections", squad).then().body("items.player.firstName", everyItem(equalTo("Steven")));
+        for (String id : matches) {
+            given().get("/matches/{id}", id).then().statusCode(200).header("ETag", "\"2\"")
+                    .body("team1.players[0].player.firstName", equalTo("Steven"));
+            given().contentType("application/merge-patch+json").header("If-Match", "\"1\"").body("{\"name\":\"stale\"}")
+                    .patch("/matches/{id}", id).then().statusCode(412);
+        }
+        // repeating the same PATCH changes nothing and skips every current copy
+        given().contentType("application/merge-patch+json").body("{\"firstName\":\"Steven\"}")
+                .patch("/players/{id}", player).then().statusCode(200)
+                .body("matched", equalTo(5)).body("updated", equalTo(0)).body("skipped", equalTo(5));
+        given().get("/players/{id}/references", player).then().statusCode(200).header("X-DynamoDB-Calls", "1")
+                .body("items", hasSize(5));
+    }
+
+    @Test
+    void teamCoachAndVenueRenamesReachTheirCopies() {
+        var f = CricketFixtures.create(2);
+        String id = f.matchId();
+        given().contentType(ContentType.JSON).body(f.matchJson(id, 1, 1)).post("/matches").then().statusCode(201);
+        given().contentType("application/merge-patch+json").body("{\"name\":\"Aussies\"}").patch("/teams/{id}", f.team1)
+                .then().statusCode(200).body("updated", equalTo(1));
+        given().contentType("application/merge-patch+json").body("{\"name\":\"G. Gambhir\"}").patch("/coaches/{id}", f.coach2)
+                .then().statusCode(200).body("updated", equalTo(1));
+        given().contentType("application/merge-patch+json").body("{\"city\":\"Narrm\"}").patch("/venues/{id}", f.venue)
+                .then().statusCode(200).body("updated", equalTo(1));
+        given().get("/matches/{id}", id).then().header("ETag", "\"4\"")
+                .body("team1.team.name", equalTo("Aussies")).body("team2.coach.name", equalTo("G. Gambhir"))
+                .body("venue.city", equalTo("Narrm"));
+    }
+
+    @Test
+    void twoHundredFiftyCopiesAreAllUpdatedInEventualMode() {
+        var f = CricketFixtures.create(1);
+        String player = f.players.get(0);
+        String squad = "big-" + f.suffix;
+        var now = Instant.now();
+        var items = new ArrayList<Map<String, AttributeValue>>();
+        for (int i = 1; i <= 250; i++) {
+            var selection = new SquadSelection(squad, i, new Team(f.team1, "Australia", "Australia", 1),
+                    new Player(player, "First0", "Last0", Player.Role.BATTER), SquadSelection.SquadRole.BATTER, false);
+            var item = new java.util.HashMap<>(CricketModel.SELECTION_SPEC.toItem(selection, 1, now, now));
+            item.putAll(CricketModel.selectionCopyVersions(1, 1));
+            items.add(item);
+        }
+        store.batchPut(items).await().atMost(Duration.ofSeconds(30));
+        given().contentType("application/merge-patch+json").body("{\"lastName\":\"Renamed\"}")
+                .patch("/players/{id}", player).then().statusCode(200)
+                .body("matched", equalTo(250)).body("updated", equalTo(250)).body("failed", equalTo(0));
+        var page = given().queryParam("limit", 100).get("/squads/{s}/selections", squad).then().statusCode(200)
+                .body("items.player.lastName", everyItem(equalTo("Renamed"))).extract().<String>path("next");
+        assertThat(page).isNotNull();
+    }
+
+    @Test
+    void transactionalCascadeIsAllOrNothingAndRefusesMoreThanOneTransaction() {
+        var f = CricketFixtures.create(1);
+        String player = f.players.get(0);
+        String small = "tx40-" + f.suffix;
+        for (int i = 1; i <= 40; i++) {
+            select(small, i, f.team1, player);
+        }
+        given().contentType("application/merge-patch+json").queryParam("cascade", "transactional")
+                .body("{\"firstName\":\"Atomic\"}").patch("/players/{id}", player).then().statusCode(200)
+                .header("X-DynamoDB-Calls", "3")
+                .body("mode", equalTo("transactional")).body("updated", equalTo(40));
+        given().get("/squads/{s}/selections", small).then().body("items.player.firstName", everyItem(equalTo("Atomic")));
+
+        var g = CricketFixtures.create(1);
+        String other = g.players.get(0);
+        String large = "tx120-" + g.suffix;
+        var now = Instant.now();
+        var items = new ArrayList<Map<String, AttributeValue>>();
+        for (int i = 1; i <= 120; i++) {
+            var selection = new SquadSelection(large, i, new Team(g.team1, "Australia", "Australia", 1),
+                    new Player(other, "First0", "Last0", Player.Role.BATTER), SquadSelection.SquadRole.BATTER, false);
+            var item = new java.util.HashMap<>(CricketModel.SELECTION_SPEC.toItem(selection, 1, now, now));
+            item.putAll(CricketModel.selectionCopyVersions(1, 1));
+            items.add(item);
+        }
+        store.batchPut(items).await().atMost(Duration.ofSeconds(30));
+        given().contentType("application/merge-patch+json").queryParam("cascade", "transactional")
+                .body("{\"firstName\":\"Never\"}").patch("/players/{id}", other).then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo("CascadeTooLarge")).body("actions", equalTo(121));
+        given().get("/players/{id}", other).then().body("firstName", equalTo("First0")).header("ETag", "\"1\"");
+        given().queryParam("limit", 100).get("/squads/{s}/selections", large).then()
+                .body("items.player.firstName", everyItem(equalTo("First0")));
+        given().contentType("application/merge-patch+json").queryParam("cascade", "sideways").body("{}")
+                .patch("/players/{id}", other).then().statusCode(400).body("errors[0].field", equalTo("cascade"));
+    }
+
+    @Test
+    void aPartialFailureIsVisibleAndRepeatingThePatchCompletesIt() {
+        var f = CricketFixtures.create(2);
+        String player = f.players.get(0);
+        String squad = "partial-" + f.suffix;
+        select(squad, 1, f.team1, player);
+        String id = f.matchId();
+        given().contentType(ContentType.JSON).body(f.matchJson(id, 1, 1)).post("/matches").then().statusCode(201);
+        // another write holds the match (a live lease): its copy cannot be updated now
+        var root = PrimaryKey.of("MATCH#" + id, "MATCH");
+        store.write(new WriteAction(WriteAction.Kind.UPDATE, root, null, Update.create()
+                .set("_lease", AttributeValue.fromS("someone-else"))
+                .set("_leaseUntil", AttributeValue.fromS(Instant.now().plusSeconds(600).toString())),
+                WriteAction.Expectation.present(null), null, "Match")).await().atMost(Duration.ofSeconds(10));
+        given().contentType("application/merge-patch+json").body("{\"firstName\":\"Partial\"}")
+                .patch("/players/{id}", player).then().statusCode(503)
+                .contentType("application/problem+json").header("Retry-After", "1")
+                .body("code", equalTo("CascadeIncomplete")).body("matched", equalTo(2)).body("updated", equalTo(1))
+                .body("failed", equalTo(1)).body("failedKeys[0].pk", equalTo("MATCH#" + id))
+                .body("entity.firstName", equalTo("Partial"));
+        store.write(new WriteAction(WriteAction.Kind.UPDATE, root, null, Update.create().remove("_lease").remove("_leaseUntil"),
+                WriteAction.Expectation.present(null), null, "Match")).await().atMost(Duration.ofSeconds(10));
+        given().contentType("application/merge-patch+json").body("{\"firstName\":\"Partial\"}")
+                .patch("/players/{id}", player).then().statusCode(200)
+                .body("updated", equalTo(1)).body("skipped", equalTo(1));
+        given().get("/matches/{id}", id).then().body("team1.players[0].player.firstName", equalTo("Partial"));
+    }
+
+    @Test
+    void aCopyDeletedMeanwhileIsNotResurrected() {
+        var f = CricketFixtures.create(1);
+        String player = f.players.get(0);
+        String squad = "gone-" + f.suffix;
+        select(squad, 1, f.team1, player);
+        var key = CricketModel.selectionKey(squad, 1);
+        var item = store.getItem(key, true).await().atMost(Duration.ofSeconds(10));
+        given().delete("/squads/{s}/selections/{n}", squad, 1).then().statusCode(204);
+        var source = new dev.cairn.core.cascade.CascadeSource("Player", player, 5,
+                CricketModel.PLAYER_CODEC.encode(new Player(player, "Late", "Write", Player.Role.BATTER)));
+        var action = ReferenceResource.PLANNER.copyUpdate(item, source, Instant.now()).orElseThrow();
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> store.write(action).await().atMost(Duration.ofSeconds(10))))
+                .isInstanceOf(dev.cairn.core.CairnException.class);
+        assertThat(store.getItem(key, true).await().atMost(Duration.ofSeconds(10))).isNull();
+    }
+
+    @Test
+    void aReferencedEntityCannotBeDeleted() {
+        var f = CricketFixtures.create(2);
+        select("del-" + f.suffix, 1, f.team1, f.players.get(0));
+        given().delete("/players/{id}", f.players.get(0)).then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo("StillReferenced")).body("count", equalTo(1));
+        given().get("/players/{id}", f.players.get(0)).then().statusCode(200);
+        given().delete("/players/{id}", f.players.get(1)).then().statusCode(204);
+        given().get("/players/{id}", f.players.get(1)).then().statusCode(404);
+        given().delete("/venues/{id}", "nowhere-" + UUID.randomUUID()).then().statusCode(404);
+    }
+}
