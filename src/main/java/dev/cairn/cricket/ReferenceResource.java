@@ -102,26 +102,103 @@ public class ReferenceResource {
     // --- updates with cascades, guarded deletes, and where copies are ----------------------------------------
 
     @PATCH
-    @Path("{kind: teams|players|coaches|venues}/{id}")
+    @Path("teams/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
-    public Uni<Map<String, Object>> patch(@RestPath String kind, @RestPath String id, @RestQuery String cascade,
+    public Uni<Map<String, Object>> patchTeams(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
+        return patch("teams", id, cascade, ifMatch, patch);
+    }
+
+    @DELETE
+    @Path("teams/{id}")
+    public Uni<RestResponse<Void>> deleteTeams(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
+        return delete("teams", id, ifMatch);
+    }
+
+    @GET
+    @Path("teams/{id}/references")
+    public Uni<Page<Map<String, Object>>> referencesOfTeams(@RestPath String id, @RestQuery String limit,
+                                                              @RestQuery String cursor) {
+        return references("teams", id, limit, cursor);
+    }
+
+    @PATCH
+    @Path("players/{id}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    public Uni<Map<String, Object>> patchPlayers(@RestPath String id, @RestQuery String cascade,
+                                          @RestHeader("If-Match") String ifMatch, String patch) {
+        return patch("players", id, cascade, ifMatch, patch);
+    }
+
+    @DELETE
+    @Path("players/{id}")
+    public Uni<RestResponse<Void>> deletePlayers(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
+        return delete("players", id, ifMatch);
+    }
+
+    @GET
+    @Path("players/{id}/references")
+    public Uni<Page<Map<String, Object>>> referencesOfPlayers(@RestPath String id, @RestQuery String limit,
+                                                              @RestQuery String cursor) {
+        return references("players", id, limit, cursor);
+    }
+
+    @PATCH
+    @Path("coaches/{id}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    public Uni<Map<String, Object>> patchCoaches(@RestPath String id, @RestQuery String cascade,
+                                          @RestHeader("If-Match") String ifMatch, String patch) {
+        return patch("coaches", id, cascade, ifMatch, patch);
+    }
+
+    @DELETE
+    @Path("coaches/{id}")
+    public Uni<RestResponse<Void>> deleteCoaches(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
+        return delete("coaches", id, ifMatch);
+    }
+
+    @GET
+    @Path("coaches/{id}/references")
+    public Uni<Page<Map<String, Object>>> referencesOfCoaches(@RestPath String id, @RestQuery String limit,
+                                                              @RestQuery String cursor) {
+        return references("coaches", id, limit, cursor);
+    }
+
+    @PATCH
+    @Path("venues/{id}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    public Uni<Map<String, Object>> patchVenues(@RestPath String id, @RestQuery String cascade,
+                                          @RestHeader("If-Match") String ifMatch, String patch) {
+        return patch("venues", id, cascade, ifMatch, patch);
+    }
+
+    @DELETE
+    @Path("venues/{id}")
+    public Uni<RestResponse<Void>> deleteVenues(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
+        return delete("venues", id, ifMatch);
+    }
+
+    @GET
+    @Path("venues/{id}/references")
+    public Uni<Page<Map<String, Object>>> referencesOfVenues(@RestPath String id, @RestQuery String limit,
+                                                              @RestQuery String cursor) {
+        return references("venues", id, limit, cursor);
+    }
+
+    /** A merge patch of the entity, then its cascade ({@code ?cascade=eventual|transactional}). */
+    private Uni<Map<String, Object>> patch(String kind, String id, String cascade, String ifMatch, String patch) {
         return cascades.patch(target(kind, Http.id("id", id)), patch, Http.ifMatch(ifMatch), Cascades.mode(cascade),
                 singular(kind) + " " + id);
     }
 
-    @DELETE
-    @Path("{kind: teams|players|coaches|venues}/{id}")
-    public Uni<RestResponse<Void>> delete(@RestPath String kind, @RestPath String id, @RestHeader("If-Match") String ifMatch) {
+    /** Refused with 409 StillReferenced while any item embeds the entity. */
+    private Uni<RestResponse<Void>> delete(String kind, String id, String ifMatch) {
         return cascades.delete(target(kind, Http.id("id", id)), Http.ifMatch(ifMatch), singular(kind) + " " + id)
                 .map(done -> RestResponse.noContent());
     }
 
     /** Every item embedding a copy of the entity, with the source version of its copy: 1 Query per page. */
-    @GET
-    @Path("{kind: teams|players|coaches|venues}/{id}/references")
-    public Uni<Page<Map<String, Object>>> references(@RestPath String kind, @RestPath String id,
-                                                      @RestQuery String limit, @RestQuery String cursor) {
+    private Uni<Page<Map<String, Object>>> references(String kind, String id, String limit, String cursor) {
         RefSpec<?> ref = ref(kind);
         QuerySpec query = QuerySpec.on(ref.index(), ref.refPartition(Http.id("id", id))).limit(Http.limit(limit)).build();
         return store.page(query, cursor).map(page -> page.map(item -> {

@@ -25,13 +25,24 @@ public class DiagnosticsFilter {
         this.enabled = config.diagnostics().headers();
     }
 
+    public static final String REQUEST_ID = "X-Request-Id";
+    private static final java.util.regex.Pattern SAFE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    /** Opens the ledger and the request id: the caller's {@code X-Request-Id} when it is sane, else a new one. */
     @ServerRequestFilter(preMatching = true)
     public void open(ContainerRequestContext request) {
         request.setProperty(LEDGER, CallLedger.start());
+        String given = request.getHeaderString(REQUEST_ID);
+        String id = given != null && SAFE_ID.matcher(given).matches() ? given : java.util.UUID.randomUUID().toString();
+        request.setProperty(REQUEST_ID, id);
+        org.jboss.logging.MDC.put("requestId", id);
     }
 
     @ServerResponseFilter
     public void report(ContainerRequestContext request, ContainerResponseContext response) {
+        if (request.getProperty(REQUEST_ID) instanceof String id) {
+            response.getHeaders().putSingle(REQUEST_ID, id);
+        }
         if (!enabled || !(request.getProperty(LEDGER) instanceof CallLedger ledger)) {
             return;
         }

@@ -36,10 +36,7 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response cairn(CairnException e, UriInfo uri) {
-        if (e.error().status() >= 500) {
-            LOG.warnf(e.getCause(), "%s %s failed: %s", uri.getPath(), e.error().code(), e.error().detail());
-        }
-        return problem(e.error(), uri);
+        return problem(e.error(), uri, e.getCause());
     }
 
     @ServerExceptionMapper
@@ -94,8 +91,7 @@ public class ProblemMapper {
         } else if (e.getResponse().getStatus() < 500) {
             error = new CairnError.MalformedRequest("the request could not be read");
         } else {
-            LOG.error("request failed", e);
-            error = new CairnError.InternalError("the request failed");
+            return problem(new CairnError.InternalError("the request failed"), uri, e);
         }
         return problem(error, uri);
     }
@@ -105,11 +101,21 @@ public class ProblemMapper {
         if (e.getCause() instanceof CairnException cause) {
             return cairn(cause, uri);
         }
-        LOG.errorf(e, "unexpected failure serving %s", uri.getPath());
-        return problem(new CairnError.InternalError("the request failed unexpectedly"), uri);
+        return problem(new CairnError.InternalError("the request failed unexpectedly"), uri, e);
     }
 
     public static Response problem(CairnError error, UriInfo uri) {
+        return problem(error, uri, null);
+    }
+
+    /** The problem answer, and ONE log line per failed request: its path, status and code (no bodies). */
+    static Response problem(CairnError error, UriInfo uri, Throwable cause) {
+        String path = uri == null ? "-" : uri.getPath();
+        if (error.status() >= 500) {
+            LOG.errorf(cause, "request failed: path=%s status=%d code=%s", path, error.status(), error.code());
+        } else {
+            LOG.infof("request rejected: path=%s status=%d code=%s", path, error.status(), error.code());
+        }
         var body = new LinkedHashMap<String, Object>();
         body.put("type", "urn:cairn:problem:" + error.code());
         body.put("title", error.title());

@@ -43,10 +43,12 @@ public class AggregateStore {
 
     private final EntityStore store;
     private final DynamoGateway gateway;
+    private final StoreMetrics metrics;
 
-    public AggregateStore(EntityStore store, DynamoGateway gateway) {
+    public AggregateStore(EntityStore store, DynamoGateway gateway, StoreMetrics metrics) {
         this.store = store;
         this.gateway = gateway;
+        this.metrics = metrics;
     }
 
     /** The raw items of an aggregate's partition (empty when absent). */
@@ -99,6 +101,7 @@ public class AggregateStore {
             if (root == null && strict) {
                 return null;
             }
+            metrics.aggregateRead(aggregate.name(), items.size());
             return new Snapshot(items, aggregate.assemble(items));
         });
     }

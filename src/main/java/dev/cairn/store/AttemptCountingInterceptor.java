@@ -16,11 +16,21 @@ public final class AttemptCountingInterceptor implements ExecutionInterceptor {
     static final ExecutionAttribute<CallLedger> LEDGER =
             new ExecutionAttribute<>("cairn.ledger." + java.util.UUID.randomUUID());
 
+    private static final ExecutionAttribute<Integer> ATTEMPTS =
+            new ExecutionAttribute<>("cairn.attempts." + java.util.UUID.randomUUID());
+
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
         CallLedger ledger = attributes.getAttribute(LEDGER);
         if (ledger != null) {
             ledger.attempt();
+        }
+        Integer attempts = attributes.getAttribute(ATTEMPTS);
+        int attempt = attempts == null ? 1 : attempts + 1;
+        attributes.putAttribute(ATTEMPTS, attempt);
+        if (attempt > 1) {
+            // The SDK builds this interceptor itself, so it reaches Quarkus' registry through the global one.
+            io.micrometer.core.instrument.Metrics.counter("cairn.dynamodb.retries").increment();
         }
     }
 }

@@ -33,10 +33,12 @@ public class CascadeStore {
 
     private final EntityStore store;
     private final DynamoGateway gateway;
+    private final StoreMetrics metrics;
 
-    public CascadeStore(EntityStore store, DynamoGateway gateway) {
+    public CascadeStore(EntityStore store, DynamoGateway gateway, StoreMetrics metrics) {
         this.store = store;
         this.gateway = gateway;
+        this.metrics = metrics;
     }
 
     /** What a cascade did: items holding a copy, copies written, copies already current or gone, failures. */
@@ -75,7 +77,9 @@ public class CascadeStore {
                     .map(outcomes -> {
                         var failedKeys = new ArrayList<Map<String, String>>();
                         outcomes.forEach(o -> failedKeys.addAll(o.failedKeys()));
-                        return new Report("eventual", found.size(), outcomes.stream().mapToInt(Outcome::updated).sum(),
+                        int updated = outcomes.stream().mapToInt(Outcome::updated).sum();
+                        metrics.cascade("eventual", updated, failedKeys.size());
+                        return new Report("eventual", found.size(), updated,
                                 current + outcomes.stream().mapToInt(Outcome::skipped).sum(), failedKeys.size(), failedKeys);
                     });
         });
@@ -100,6 +104,7 @@ public class CascadeStore {
             }
             int updated = units.stream().mapToInt(Unit::copies).sum();
             return store.transact(TransactionPlan.of(actions))
+                    .invoke(() -> metrics.cascade("transactional", updated, 0))
                     .map(done -> new Report("transactional", found.size(), updated, found.size() - updated, 0, List.of()));
         });
     }

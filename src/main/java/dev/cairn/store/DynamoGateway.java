@@ -45,55 +45,57 @@ import java.util.function.Function;
 public class DynamoGateway {
 
     private final DynamoDbAsyncClient client;
+    private final StoreMetrics metrics;
 
-    public DynamoGateway(DynamoDbAsyncClient client) {
+    public DynamoGateway(DynamoDbAsyncClient client, StoreMetrics metrics) {
         this.client = client;
+        this.metrics = metrics;
     }
 
     public Uni<GetItemResponse> getItem(GetItemRequest request) {
-        return call(request, client::getItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("GetItem", "table", request, client::getItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
     }
 
     public Uni<PutItemResponse> putItem(PutItemRequest request, Function<Throwable, CairnException> errors) {
-        return call(request, client::putItem, r -> units(r.consumedCapacity()), errors);
+        return call("PutItem", "table", request, client::putItem, r -> units(r.consumedCapacity()), errors);
     }
 
     public Uni<UpdateItemResponse> updateItem(UpdateItemRequest request, Function<Throwable, CairnException> errors) {
-        return call(request, client::updateItem, r -> units(r.consumedCapacity()), errors);
+        return call("UpdateItem", "table", request, client::updateItem, r -> units(r.consumedCapacity()), errors);
     }
 
     public Uni<DeleteItemResponse> deleteItem(DeleteItemRequest request, Function<Throwable, CairnException> errors) {
-        return call(request, client::deleteItem, r -> units(r.consumedCapacity()), errors);
+        return call("DeleteItem", "table", request, client::deleteItem, r -> units(r.consumedCapacity()), errors);
     }
 
     public Uni<QueryResponse> query(QueryRequest request) {
-        return call(request, client::query, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("Query", request.indexName() == null ? "table" : request.indexName(), request, client::query, r -> units(r.consumedCapacity()), SdkErrors::translate);
     }
 
     public Uni<BatchGetItemResponse> batchGetItem(BatchGetItemRequest request) {
-        return call(request, client::batchGetItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("BatchGetItem", "table", request, client::batchGetItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
     }
 
     public Uni<BatchWriteItemResponse> batchWriteItem(BatchWriteItemRequest request) {
-        return call(request, client::batchWriteItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("BatchWriteItem", "table", request, client::batchWriteItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
     }
 
     public Uni<TransactWriteItemsResponse> transactWriteItems(TransactWriteItemsRequest request,
                                                               Function<Throwable, CairnException> errors) {
-        return call(request, client::transactWriteItems, r -> units(r.consumedCapacity()), errors);
+        return call("TransactWriteItems", "table", request, client::transactWriteItems, r -> units(r.consumedCapacity()), errors);
     }
 
     public Uni<software.amazon.awssdk.services.dynamodb.model.ScanResponse> scan(
             software.amazon.awssdk.services.dynamodb.model.ScanRequest request) {
-        return call(request, client::scan, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("Scan", "table", request, client::scan, r -> units(r.consumedCapacity()), SdkErrors::translate);
     }
 
     public Uni<DescribeTableResponse> describeTable(DescribeTableRequest request) {
-        return call(request, client::describeTable, r -> null, SdkErrors::translate);
+        return call("DescribeTable", "table", request, client::describeTable, r -> null, SdkErrors::translate);
     }
 
     public Uni<CreateTableResponse> createTable(CreateTableRequest request) {
-        return call(request, client::createTable, r -> null, SdkErrors::translate);
+        return call("CreateTable", "table", request, client::createTable, r -> null, SdkErrors::translate);
     }
 
     /** Waits without blocking and resumes on the caller's Vert.x context (for backoff between batch retries). */
@@ -110,7 +112,8 @@ public class DynamoGateway {
         });
     }
 
-    private <Q extends DynamoDbRequest, R> Uni<R> call(Q request, Function<Q, CompletableFuture<R>> operation,
+    private <Q extends DynamoDbRequest, R> Uni<R> call(String name, String index, Q request,
+                                                        Function<Q, CompletableFuture<R>> operation,
                                                         Function<R, Double> capacity,
                                                         Function<Throwable, CairnException> errors) {
         return Uni.createFrom().emitter(emitter -> {
@@ -121,19 +124,23 @@ public class DynamoGateway {
             try {
                 future = operation.apply(withLedger(request, ledger));
             } catch (RuntimeException e) {
-                emitter.fail(errors.apply(e));
+                CairnException translated = errors.apply(e);
+                metrics.call(name, index, System.nanoTime() - started, translated, null);
+                emitter.fail(translated);
                 return;
             }
             future.whenComplete((response, failure) -> {
+                long elapsed = System.nanoTime() - started;
+                Double units = response == null ? null : capacity.apply(response);
                 if (ledger != null) {
-                    ledger.waited(System.nanoTime() - started);
-                    if (response != null) {
-                        ledger.consumed(capacity.apply(response));
-                    }
+                    ledger.waited(elapsed);
+                    ledger.consumed(units);
                 }
+                CairnException translated = failure == null ? null : errors.apply(failure);
+                metrics.call(name, index, elapsed, translated, units);
                 Runnable emit = failure == null
                         ? () -> emitter.complete(response)
-                        : () -> emitter.fail(errors.apply(failure));
+                        : () -> emitter.fail(translated);
                 if (context == null) {
                     emit.run();
                 } else {

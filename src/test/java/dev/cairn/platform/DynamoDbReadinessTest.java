@@ -32,7 +32,7 @@ class DynamoDbReadinessTest {
         EmbeddedDynamoDb dynamoDb = EmbeddedDynamoDb.start(0, dataDir);
         int port = dynamoDb.port();
         try (DynamoDbAsyncClient client = client("http://127.0.0.1:" + port)) {
-            var gateway = new DynamoGateway(client);
+            var gateway = new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
             gateway.createTable(TableSpec.createTableRequest("cairn")).await().atMost(Duration.ofSeconds(10));
             var readiness = new DynamoDbReadiness(gateway, TestConfig.readinessConfig());
             assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
@@ -51,7 +51,7 @@ class DynamoDbReadinessTest {
     void readinessIsDownWithinTheTimeoutWhenTheEndpointNeverAnswers() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = new DynamoDbReadiness(new DynamoGateway(client), TestConfig.readinessConfig());
+            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
             long started = System.nanoTime();
             HealthCheckResponse response = check(readiness);
             long elapsedMillis = (System.nanoTime() - started) / 1_000_000;

@@ -27,7 +27,7 @@ class UnreachableDynamoDbTest {
     void aSilentEndpointIsServiceUnavailableWithinTheCallTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var store = new EntityStore(new DynamoGateway(client),
+            var store = new EntityStore(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry())),
                     new StoreSettings("cairn", "cairn-development-cursor-secret", 4, 3, Duration.ofMillis(10)));
             long started = System.nanoTime();
             assertThatThrownBy(() -> store.get(dev.cairn.store.TestSpecs.NOTE, PrimaryKey.of("N#x", "META"), true)

@@ -1,0 +1,76 @@
+package dev.cairn.store;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cairn's own meters, all with low-cardinality tags (operation, outcome, index, reason — never ids):
+ * DynamoDB calls by operation and outcome, consumed capacity, conditional-check failures, transaction
+ * cancellations by reason, cascade copies, aggregate items per read. SDK retries are counted by
+ * {@link AttemptCountingInterceptor}.
+ */
+@ApplicationScoped
+public class StoreMetrics {
+
+    private final MeterRegistry registry;
+
+    public StoreMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void call(String operation, String index, long nanos, Throwable failure, Double capacity) {
+        String outcome = outcome(failure);
+        Timer.builder("cairn.dynamodb.calls").description("DynamoDB API calls (every attempt's total time)")
+                .tags("operation", operation, "outcome", outcome).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        if (capacity != null) {
+            DistributionSummary.builder("cairn.dynamodb.capacity").description("Consumed capacity units")
+                    .baseUnit("units").tags("operation", operation, "index", index).register(registry).record(capacity);
+        }
+        if (failure instanceof CairnException e && e.error() instanceof CairnError.TransactionCanceled canceled) {
+            canceled.failures().forEach(f -> Counter.builder("cairn.dynamodb.transaction.cancellations")
+                    .description("Cancelled transaction actions by reason").tag("reason", f.reason())
+                    .register(registry).increment());
+        }
+        if ("condition_failed".equals(outcome)) {
+            Counter.builder("cairn.dynamodb.condition.failures").description("Conditional check failures")
+                    .tag("operation", operation).register(registry).increment();
+        }
+    }
+
+    public void cascade(String mode, int updated, int failed) {
+        Counter.builder("cairn.cascade.copies").tags("mode", mode, "result", "updated").register(registry).increment(updated);
+        Counter.builder("cairn.cascade.copies").tags("mode", mode, "result", "failed").register(registry).increment(failed);
+    }
+
+    public void aggregateRead(String aggregate, int items) {
+        DistributionSummary.builder("cairn.aggregate.items").description("Member items per aggregate read")
+                .tag("aggregate", aggregate).register(registry).record(items);
+    }
+
+    private static String outcome(Throwable failure) {
+        if (failure == null) {
+            return "success";
+        }
+        if (failure instanceof CairnException e) {
+            CairnError error = e.error();
+            if (error instanceof CairnError.ServiceUnavailable) {
+                return "unavailable";
+            }
+            if (error instanceof CairnError.TransactionCanceled) {
+                return "cancelled";
+            }
+            if (error instanceof CairnError.NotFound || error instanceof CairnError.Conflict
+                    || error instanceof CairnError.VersionConflict) {
+                return "condition_failed";
+            }
+        }
+        return "error";
+    }
+}

@@ -1,0 +1,112 @@
+package dev.cairn.platform;
+
+import dev.cairn.cricket.MatchResource;
+import dev.cairn.cricket.ReferenceResource;
+import dev.cairn.cricket.SquadResource;
+import dev.cairn.school.SchoolResource;
+import dev.cairn.social.SocialResource;
+import dev.cairn.workspace.ProjectResource;
+import dev.cairn.workspace.WorkspaceResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
+
+/** OpenAPI, Swagger UI, metrics and request ids: what operators rely on. */
+@QuarkusTest
+class OperationsResourceTest {
+
+    static final List<Class<?>> RESOURCES = List.of(WorkspaceResource.class, ProjectResource.class,
+            SchoolResource.class, SocialResource.class, ReferenceResource.class, SquadResource.class,
+            MatchResource.class, AccessPatternResource.class);
+
+    @Test
+    void theOpenApiDocumentHasEveryResourceRouteAndTheProblemSchema() {
+        JsonPath doc = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().jsonPath();
+        Map<String, Map<String, Object>> paths = doc.getMap("paths");
+        List<String> routes = routes();
+        assertThat(routes).hasSizeGreaterThan(40);
+        for (String route : routes) {
+            String method = route.substring(0, route.indexOf(' '));
+            String path = route.substring(route.indexOf(' ') + 1);
+            assertThat(paths).as(route).containsKey(path);
+            assertThat(paths.get(path)).as(route).containsKey(method.toLowerCase());
+        }
+        assertThat(doc.getList("components.schemas.Problem.properties.code.enum", String.class))
+                .contains("NotFound", "ValidationFailed", "VersionConflict", "RefNotFound", "AggregateTransactionOverflow",
+                        "CascadeTooLarge", "ServiceUnavailable");
+        assertThat(doc.getString("paths.'/matches/{id}'.get.responses.'200'.headers.X-DynamoDB-Calls.description")).isNotBlank();
+        assertThat(doc.getString("paths.'/matches/{id}'.get.responses.default.content.'application/problem+json'.schema.$ref"))
+                .endsWith("/Problem");
+        assertThat(doc.getList("paths.'/matches/{id}'.patch.parameters.name", String.class)).contains("If-Match");
+        given().get("/q/swagger-ui/").then().statusCode(200);
+    }
+
+    @Test
+    void metricsCountDynamoDbCallsByOperationAndOutcomeWithoutIds() {
+        String id = "metrics-" + java.util.UUID.randomUUID();
+        given().get("/workspaces/{id}", id).then().statusCode(404);
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).contains("cairn_dynamodb_calls_seconds_count{operation=\"GetItem\",outcome=\"success\"")
+                .contains("cairn_dynamodb_capacity_units")
+                .contains("http_server_requests_seconds_count")
+                .doesNotContain(id);
+    }
+
+    @Test
+    void everyAnswerCarriesARequestIdAndASaneOneIsKept() {
+        given().get("/access-patterns").then().header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
+        given().header("X-Request-Id", "abc-123").get("/access-patterns").then().header("X-Request-Id", equalTo("abc-123"));
+        given().header("X-Request-Id", "bad id\twith controls").get("/no-such-route").then().statusCode(404)
+                .header("X-Request-Id", not(containsString("bad")));
+    }
+
+    /** Every route declared by the resource classes, as "METHOD /path" with path parameters as in OpenAPI. */
+    static List<String> routes() {
+        var routes = new ArrayList<String>();
+        for (Class<?> resource : RESOURCES) {
+            String base = resource.getAnnotation(Path.class).value();
+            for (Method method : resource.getDeclaredMethods()) {
+                String verb = verb(method);
+                if (verb == null) {
+                    continue;
+                }
+                Path sub = method.getAnnotation(Path.class);
+                String path = join(base, sub == null ? "" : sub.value());
+                routes.add(verb + " " + path);
+            }
+        }
+        return routes;
+    }
+
+    private static String join(String base, String sub) {
+        String path = ("/" + base + "/" + sub).replaceAll("/+", "/");
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    private static String verb(Method method) {
+        if (method.isAnnotationPresent(GET.class)) return "GET";
+        if (method.isAnnotationPresent(POST.class)) return "POST";
+        if (method.isAnnotationPresent(PUT.class)) return "PUT";
+        if (method.isAnnotationPresent(PATCH.class)) return "PATCH";
+        if (method.isAnnotationPresent(DELETE.class)) return "DELETE";
+        return null;
+    }
+}
