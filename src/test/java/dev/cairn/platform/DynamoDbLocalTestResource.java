@@ -21,7 +21,14 @@ public class DynamoDbLocalTestResource implements QuarkusTestResourceLifecycleMa
         } catch (Exception e) {
             throw new IllegalStateException("DynamoDB Local did not start", e);
         }
-        return Map.of("quarkus.dynamodb.endpoint-override", dynamoDb.endpoint());
+        // The packaged app of the integration tests runs in the prod profile: give it what dev and test set.
+        return Map.of("quarkus.dynamodb.endpoint-override", dynamoDb.endpoint(),
+                "quarkus.dynamodb.aws.region", "us-east-1",
+                "quarkus.dynamodb.aws.credentials.type", "static",
+                "quarkus.dynamodb.aws.credentials.static-provider.access-key-id", "local",
+                "quarkus.dynamodb.aws.credentials.static-provider.secret-access-key", "local",
+                "cairn.table.create", "true",
+                "cairn.cursor.secret", "integration-test-cursor-secret");
     }
 
     @Override
