@@ -1,0 +1,107 @@
+package dev.cairn.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The packaged app as a separate process, so its CPU time and RSS can be read from the OS. */
+final class AppProcess implements AutoCloseable {
+
+    private static final long CLOCK_TICKS_PER_SECOND = 100;
+
+    final Process process;
+    final int port;
+    final long startupMillis;
+
+    private AppProcess(Process process, int port, long startupMillis) {
+        this.process = process;
+        this.port = port;
+        this.startupMillis = startupMillis;
+    }
+
+    static AppProcess start(String dynamoEndpoint) throws Exception {
+        int port = freePort();
+        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException("package the app first: " + jar);
+        }
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.dynamodb.endpoint-override=" + dynamoEndpoint,
+                "-Dquarkus.dynamodb.aws.region=us-east-1",
+                "-Dquarkus.dynamodb.aws.credentials.type=static",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local",
+                "-Dcairn.table.create=true",
+                "-Dcairn.cursor.secret=benchmark-cursor-secret",
+                "-Dquarkus.log.level=WARN",
+                "-Dquarkus.log.console.json.enabled=false",
+                "-Dquarkus.shutdown.delay-enabled=false",
+                "-jar", jar.toString()));
+        long started = System.nanoTime();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(Path.of("target/bench/app.log").toFile()).start();
+        HttpClient http = HttpClient.newHttpClient();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the app exited; see target/bench/app.log");
+            }
+            try {
+                var response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    break;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(50);
+            if (Duration.ofNanos(System.nanoTime() - started).toSeconds() > 60) {
+                throw new IllegalStateException("the app did not become ready in 60 s");
+            }
+        }
+        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** User + system CPU time of the app so far, in milliseconds (from /proc). */
+    double cpuMillis() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ticks * 1000.0 / CLOCK_TICKS_PER_SECOND;
+    }
+
+    /** Resident set size in MB (from /proc). */
+    double rssMb() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+            }
+        }
+        return -1;
+    }
+
+    String base() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,482 @@
+package dev.cairn.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.AggregateNode;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.OrderedNumber;
+import dev.cairn.platform.EmbeddedDynamoDb;
+import dev.cairn.store.AggregateStore;
+import dev.cairn.store.DynamoGateway;
+import dev.cairn.store.EntityStore;
+import dev.cairn.store.StoreMetrics;
+import dev.cairn.store.StoreSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Cairn side by side with the raw SDK, interleaved in one run against one DynamoDB Local and one data set:
+ * {@code ./mvnw -Pbench verify -Dbench.scenarios=all}. Writes a Markdown report to target/bench/.
+ */
+class CairnBench {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String TABLE = "cairn";
+    static final int ROUNDS = 2;
+
+    final Duration warmup = Duration.ofSeconds(Long.getLong("bench.warmup", 2));
+    final Duration duration = Duration.ofSeconds(Long.getLong("bench.duration", 5));
+    final List<Integer> concurrencies = parse(System.getProperty("bench.concurrency", "1,16"));
+    final Set<String> scenarios = Set.of(System.getProperty("bench.scenarios", "all").split(","));
+    final StringBuilder report = new StringBuilder();
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    AppProcess app;
+    DynamoDbAsyncClient raw;
+
+    @Test
+    void benchmark() throws Exception {
+        Files.createDirectories(Path.of("target/bench"));
+        try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start(0, null)) {
+            app = AppProcess.start(dynamo.endpoint());
+            raw = DynamoDbAsyncClient.builder().endpointOverride(URI.create(dynamo.endpoint())).region(Region.US_EAST_1)
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                    .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(64))
+                    .overrideConfiguration(ClientOverrideConfiguration.builder().apiCallTimeout(Duration.ofSeconds(10)).build())
+                    .build();
+            try {
+                double idleRss = app.rssMb();
+                header(idleRss);
+                setUpReferences();
+                if (enabled("get")) getMatch();
+                if (enabled("post")) postMatch();
+                if (enabled("patch")) captainChange();
+                if (enabled("lists")) lists();
+                if (enabled("cascade")) cascade();
+                if (enabled("scaling")) scaling();
+                report.append("\nApp RSS after the run: ").append(String.format(Locale.ROOT, "%.0f MB", app.rssMb())).append('\n');
+            } finally {
+                raw.close();
+                app.close();
+            }
+        }
+        String text = report.toString();
+        System.out.println(text);
+        Files.writeString(Path.of("target/bench/results.md"), text);
+        assertThat(text).contains("|");
+    }
+
+    // --- reference data ----------------------------------------------------------------------------------
+
+    static final int SHEET = 15;
+    final List<String> players = new ArrayList<>();
+
+    void setUpReferences() throws Exception {
+        post("/teams", "{\"id\":\"aus\",\"name\":\"Australia\",\"country\":\"Australia\",\"ranking\":1}");
+        post("/teams", "{\"id\":\"ind\",\"name\":\"India\",\"country\":\"India\",\"ranking\":2}");
+        post("/coaches", "{\"id\":\"mcdonald\",\"name\":\"Andrew McDonald\"}");
+        post("/coaches", "{\"id\":\"gambhir\",\"name\":\"Gautam Gambhir\"}");
+        post("/venues", "{\"id\":\"mcg\",\"name\":\"Melbourne Cricket Ground\",\"city\":\"Melbourne\"}");
+        for (int i = 0; i < 2 * SHEET; i++) {
+            String id = "player-" + i;
+            post("/players", "{\"id\":\"" + id + "\",\"firstName\":\"First" + i + "\",\"lastName\":\"Last" + i + "\",\"role\":\"batter\"}");
+            players.add(id);
+        }
+    }
+
+    String matchJson(String id) {
+        return "{\"id\":\"" + id + "\",\"name\":\"AUS vs IND\",\"venueId\":\"mcg\",\"team1\":" + sheet("aus", "mcdonald", true, 0)
+                + ",\"team2\":" + sheet("ind", "gambhir", false, SHEET) + "}";
+    }
+
+    String sheet(String team, String coach, boolean home, int from) {
+        var p = new StringBuilder();
+        for (int i = 0; i < SHEET; i++) {
+            p.append(i == 0 ? "" : ",").append("{\"playerId\":\"").append(players.get(from + i))
+                    .append("\",\"battingPosition\":").append(i + 1).append(",\"isCaptain\":").append(i == 0).append('}');
+        }
+        return "{\"teamId\":\"" + team + "\",\"coachId\":\"" + coach + "\",\"homeTeam\":" + home + ",\"players\":[" + p + "]}";
+    }
+
+    // --- scenarios ---------------------------------------------------------------------------------------
+
+    void getMatch() throws Exception {
+        post("/matches", matchJson("bench-get"));
+        QueryRequest query = QueryRequest.builder().tableName(TABLE).keyConditionExpression("#pk = :pk")
+                .expressionAttributeNames(Map.of("#pk", "pk")).expressionAttributeValues(Map.of(":pk", s("MATCH#bench-get")))
+                .consistentRead(true).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
+        compare("GET /matches/{id} (2 × 15 players) vs raw Query", w -> get("/matches/bench-get"), w -> queryAll(query));
+    }
+
+    void postMatch() throws Exception {
+        List<Map<String, AttributeValue>> template = queryAllItems("MATCH#bench-get");
+        if (template.isEmpty()) {
+            post("/matches", matchJson("bench-get"));
+            template = queryAllItems("MATCH#bench-get");
+        }
+        List<Map<String, AttributeValue>> items = template;
+        var counter = new AtomicInteger();
+        var keys = new ArrayList<Map<String, AttributeValue>>();
+        keys.add(key("TEAM#aus", "TEAM"));
+        keys.add(key("TEAM#ind", "TEAM"));
+        keys.add(key("COACH#mcdonald", "COACH"));
+        keys.add(key("COACH#gambhir", "COACH"));
+        keys.add(key("VENUE#mcg", "VENUE"));
+        players.forEach(p -> keys.add(key("PLAYER#" + p, "PLAYER")));
+        compare("POST /matches vs raw BatchGetItem + TransactWriteItems",
+                w -> post("/matches", matchJson("post-" + counter.incrementAndGet())),
+                w -> {
+                    raw.batchGetItem(BatchGetItemRequest.builder().requestItems(Map.of(TABLE,
+                            KeysAndAttributes.builder().keys(keys).consistentRead(true).build())).build()).join();
+                    String pk = "MATCH#raw-" + counter.incrementAndGet();
+                    var writes = new ArrayList<TransactWriteItem>();
+                    for (var item : items) {
+                        var copy = new HashMap<>(item);
+                        copy.put("pk", s(pk));
+                        boolean root = item.get("sk").s().equals("MATCH");
+                        writes.add(TransactWriteItem.builder().put(Put.builder().tableName(TABLE).item(copy)
+                                .conditionExpression(root ? "attribute_not_exists(pk)" : null).build()).build());
+                    }
+                    raw.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(writes).build()).join();
+                    return 2;
+                });
+    }
+
+    void captainChange() throws Exception {
+        int maxWorkers = concurrencies.stream().mapToInt(Integer::intValue).max().orElse(1);
+        for (int w = 0; w < maxWorkers; w++) {
+            post("/matches", matchJson("cap-" + w));
+            post("/matches", matchJson("capraw-" + w));
+        }
+        var flips = new ConcurrentHashMap<Integer, Boolean>();
+        compare("captain change: PATCH (JSON Patch) vs raw Query + TransactWriteItems",
+                w -> {
+                    boolean first = flips.merge(w, true, (a, b) -> !a);
+                    String patch = "[{\"op\":\"replace\",\"path\":\"/team1/players/0/isCaptain\",\"value\":" + first + "},"
+                            + "{\"op\":\"replace\",\"path\":\"/team1/players/1/isCaptain\",\"value\":" + !first + "}]";
+                    return send(HttpRequest.newBuilder(URI.create(app.base() + "/matches/cap-" + w))
+                            .method("PATCH", HttpRequest.BodyPublishers.ofString(patch))
+                            .header("Content-Type", "application/json-patch+json").build(), 200);
+                },
+                w -> {
+                    String pk = "MATCH#capraw-" + w;
+                    List<Map<String, AttributeValue>> items = queryAllItems(pk);
+                    var root = items.stream().filter(i -> i.get("sk").s().equals("MATCH")).findFirst().orElseThrow();
+                    var sheetPlayers = items.stream().filter(i -> i.get("sk").s().startsWith("TEAM#1#PLAYER#"))
+                            .sorted((a, b) -> a.get("_pos").n().compareTo(b.get("_pos").n())).toList();
+                    var writes = new ArrayList<TransactWriteItem>();
+                    writes.add(TransactWriteItem.builder().update(Update.builder().tableName(TABLE).key(key(pk, "MATCH"))
+                            .updateExpression("SET #v = #v + :one").conditionExpression("#v = :expected")
+                            .expressionAttributeNames(Map.of("#v", "_version"))
+                            .expressionAttributeValues(Map.of(":one", n("1"), ":expected", root.get("_version"))).build()).build());
+                    for (int i = 0; i < 2; i++) {
+                        var item = new HashMap<>(sheetPlayers.get(i));
+                        item.put("isCaptain", AttributeValue.fromBool(!item.get("isCaptain").bool()));
+                        writes.add(TransactWriteItem.builder().put(Put.builder().tableName(TABLE).item(item).build()).build());
+                    }
+                    raw.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(writes).build()).join();
+                    return 2;
+                });
+    }
+
+    void lists() throws Exception {
+        post("/workspaces", "{\"id\":\"bench\",\"displayName\":\"Bench\",\"region\":\"eu-west-1\",\"seatLimit\":10}");
+        for (int i = 0; i < 50; i++) {
+            post("/workspaces/bench/projects", "{\"title\":\"Project " + i + "\",\"status\":\"ACTIVE\",\"createdBy\":\"bench\"}");
+        }
+        QueryRequest projects = QueryRequest.builder().tableName(TABLE)
+                .keyConditionExpression("#pk = :pk AND #sk <= :sk").expressionAttributeNames(Map.of("#pk", "pk", "#sk", "sk"))
+                .expressionAttributeValues(Map.of(":pk", s("WS#bench"), ":sk", s("WORKSPACE")))
+                .scanIndexForward(false).limit(21).consistentRead(true).build();
+        compare("GET /workspaces/{id}/projects (20 per page) vs raw Query", w -> get("/workspaces/bench/projects"),
+                w -> {
+                    raw.query(projects).join();
+                    return 1;
+                });
+        post("/courses", "{\"id\":\"bench101\",\"title\":\"Benchmarks\",\"credits\":5,\"term\":\"t\"}");
+        for (int i = 0; i < 30; i++) {
+            post("/students", "{\"id\":\"s" + i + "\",\"name\":\"Student " + i + "\",\"year\":1,\"major\":\"CS\"}");
+            send(HttpRequest.newBuilder(URI.create(app.base() + "/students/s" + i + "/enrollments/bench101"))
+                    .PUT(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json").build(), 201);
+        }
+        QueryRequest roster = QueryRequest.builder().tableName(TABLE).indexName("gsi1")
+                .keyConditionExpression("#pk = :pk AND begins_with(#sk, :p)")
+                .expressionAttributeNames(Map.of("#pk", "gsi1pk", "#sk", "gsi1sk"))
+                .expressionAttributeValues(Map.of(":pk", s("CRS#bench101"), ":p", s("STU#"))).limit(20).build();
+        compare("GET /courses/{id}/students vs raw Query (gsi1)", w -> get("/courses/bench101/students"),
+                w -> {
+                    raw.query(roster).join();
+                    return 1;
+                });
+    }
+
+    void cascade() throws Exception {
+        int copies = 1000;
+        post("/players", "{\"id\":\"cascade-1\",\"firstName\":\"Cas\",\"lastName\":\"Cade\",\"role\":\"bowler\"}");
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            var futures = new ArrayList<Future<Integer>>();
+            for (int i = 1; i <= copies; i++) {
+                int n = i;
+                futures.add(pool.submit(() -> post("/squads/cascade/selections", "{\"selectionNumber\":" + n
+                        + ",\"teamId\":\"aus\",\"playerId\":\"cascade-1\",\"squadRole\":\"bowler\",\"isCaptain\":false}")));
+            }
+            for (var f : futures) {
+                f.get();
+            }
+            int concurrency = 16;
+            report.append("\n### Cascade of a player rename to ").append(copies).append(" embedding items (concurrency ")
+                    .append(concurrency).append(")\n\n| round | Cairn PATCH (copies/s) | raw UpdateItem (copies/s) | ratio |\n|---|---|---|---|\n");
+            double cairnSum = 0;
+            double rawSum = 0;
+            for (int round = 1; round <= 3; round++) {
+                String name = "Renamed" + round;
+                double rawSeconds = Load.timeOnce(() -> rawUpdates(pool, copies, name));
+                double cpuBefore = app.cpuMillis();
+                double cairnSeconds = Load.timeOnce(() -> {
+                    try {
+                        var response = http.send(HttpRequest.newBuilder(URI.create(app.base() + "/players/cascade-1"))
+                                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"lastName\":\"" + name + "\"}"))
+                                .header("Content-Type", "application/merge-patch+json").build(), HttpResponse.BodyHandlers.ofString());
+                        JsonNode body = JSON.readTree(response.body());
+                        if (response.statusCode() != 200 || body.get("updated").asInt() != copies) {
+                            throw new IllegalStateException("cascade answered " + response.statusCode() + " " + response.body());
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                double cpuMs = app.cpuMillis() - cpuBefore;
+                cairnSum += copies / cairnSeconds;
+                rawSum += copies / rawSeconds;
+                report.append(String.format(Locale.ROOT, "| %d | %.0f (app CPU %.2f ms/copy) | %.0f | %.2f |%n", round,
+                        copies / cairnSeconds, cpuMs / copies, copies / rawSeconds, rawSeconds / cairnSeconds));
+            }
+            report.append(String.format(Locale.ROOT, "| mean | %.0f | %.0f | %.2f |%n", cairnSum / 3, rawSum / 3, cairnSum / rawSum));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    void rawUpdates(ExecutorService pool, int copies, String name) {
+        var futures = new ArrayList<Future<?>>();
+        Map<String, AttributeValue> player = Map.of("id", s("cascade-1"), "firstName", s("Cas"), "lastName", s("Raw" + name),
+                "role", s("bowler"));
+        for (int i = 1; i <= copies; i++) {
+            String sk = "SEL#" + OrderedNumber.encode(java.math.BigDecimal.valueOf(i));
+            futures.add(pool.submit(() -> raw.updateItem(UpdateItemRequest.builder().tableName(TABLE).key(key("SQUAD#cascade", sk))
+                    .updateExpression("SET #p = :p").conditionExpression("attribute_exists(pk)")
+                    .expressionAttributeNames(Map.of("#p", "player")).expressionAttributeValues(Map.of(":p", AttributeValue.fromM(player)))
+                    .build()).join()));
+        }
+        for (var f : futures) {
+            try {
+                f.get();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** Aggregate reads by member count, in process (engine + store), against raw Query pages of the same partition. */
+    void scaling() throws Exception {
+        var gateway = new DynamoGateway(raw, new StoreMetrics(new SimpleMeterRegistry()));
+        var settings = new StoreSettings(TABLE, "benchmark-cursor-secret", 4, 8, Duration.ofMillis(25));
+        var store = new EntityStore(gateway, settings);
+        var aggregates = new AggregateStore(store, gateway, new StoreMetrics(new SimpleMeterRegistry()));
+        var lines = AggregateNode.builder("BenchLine", "LINE").field("n").field("pad").keyedBy("n").build();
+        var root = AggregateNode.builder("Bench", "BENCH").field("name");
+        int groups = 40;
+        for (int g = 0; g < groups; g++) {
+            root.sub("g" + g, AggregateNode.builder("BenchGroup", "GROUP").many("lines", lines).build(), Map.of("group", g));
+        }
+        Aggregate bench = Aggregate.of("Bench", KeyTemplate.of("BENCH#{id}"), "id", root.build(), List.of());
+        report.append("\n### Aggregate read by member count (in process: store + engine vs raw Query pages), concurrency 1\n\n")
+                .append("| members | pages | Cairn ops/s | Cairn p50 ms | raw ops/s | raw p50 ms | p50 ratio | Cairn p50 per 100 members |\n")
+                .append("|---|---|---|---|---|---|---|---|\n");
+        String pad = "x".repeat(500);
+        for (int members : List.of(10, 100, 1000, 3000)) {
+            var view = new LinkedHashMap<String, Object>();
+            String id = "scale-" + members;
+            view.put("id", id);
+            view.put("name", "bench");
+            int perGroup = (int) Math.ceil((members - 1 - groups) / (double) groups);
+            int left = members - 1 - groups;
+            for (int g = 0; g < groups; g++) {
+                var list = new ArrayList<Map<String, Object>>();
+                for (int i = 0; i < Math.max(0, Math.min(perGroup, left)); i++) {
+                    list.add(Map.of("n", "line-" + g + "-" + i, "pad", pad));
+                }
+                left -= list.size();
+                view.put("g" + g, Map.of("lines", list));
+            }
+            var items = bench.decompose(view, Map.of(), 1, Instant.now(), Instant.now());
+            store.batchPut(items.bySk().values().stream().map(Aggregate.Member::item).toList()).await().atMost(Duration.ofSeconds(60));
+            int stored = items.bySk().size();
+            String pk = bench.partitionOf(id);
+            var pages = new AtomicInteger();
+            Load.Result cairn = Load.run(1, warmup, duration, w -> {
+                aggregates.read(bench, id).await().atMost(Duration.ofSeconds(30));
+                return 0;
+            });
+            Load.Result rawResult = Load.run(1, warmup, duration, w -> {
+                pages.set(queryAll(QueryRequest.builder().tableName(TABLE).keyConditionExpression("#pk = :pk")
+                        .expressionAttributeNames(Map.of("#pk", "pk")).expressionAttributeValues(Map.of(":pk", s(pk)))
+                        .consistentRead(true).build()));
+                return pages.get();
+            });
+            report.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.0f | %.2f | %.2f | %.3f |%n", stored, pages.get(),
+                    cairn.opsPerSecond(), cairn.p50Ms(), rawResult.opsPerSecond(), rawResult.p50Ms(),
+                    cairn.p50Ms() / rawResult.p50Ms(), cairn.p50Ms() / stored * 100));
+        }
+    }
+
+    // --- measurement -------------------------------------------------------------------------------------
+
+    void compare(String title, Load.Op cairn, Load.Op rawOp) throws Exception {
+        report.append("\n### ").append(title).append("\n\n")
+                .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
+                .append("|---|---|---|---|---|---|---|---|\n");
+        for (int concurrency : concurrencies) {
+            var cairnRuns = new ArrayList<Load.Result>();
+            var rawRuns = new ArrayList<Load.Result>();
+            double cpu = 0;
+            for (int round = 0; round < ROUNDS; round++) {
+                rawRuns.add(Load.run(concurrency, warmup, duration, rawOp));
+                double before = app.cpuMillis();
+                Load.Result result = Load.run(concurrency, warmup, duration, cairn);
+                cpu += (app.cpuMillis() - before) * duration.toNanos() / (duration.plus(warmup).toNanos() + 1.0);
+                cairnRuns.add(result);
+            }
+            Load.Result c = merge(cairnRuns);
+            Load.Result r = merge(rawRuns);
+            row(concurrency, "Cairn", c, cpu / Math.max(1, c.ops()));
+            row(concurrency, "raw SDK", r, Double.NaN);
+            report.append(String.format(Locale.ROOT, "| %d | **Cairn / raw** | **%.2f** | **%.2f** | %.2f | | | |%n", concurrency,
+                    c.opsPerSecond() / r.opsPerSecond(), c.p50Ms() / r.p50Ms(), c.p99Ms() / r.p99Ms()));
+        }
+    }
+
+    void row(int concurrency, String impl, Load.Result r, double cpuPerOp) {
+        report.append(String.format(Locale.ROOT, "| %d | %s | %.0f | %.2f | %.2f | %.2f | %s | %d |%n", concurrency, impl,
+                r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp(),
+                Double.isNaN(cpuPerOp) ? "-" : String.format(Locale.ROOT, "%.2f", cpuPerOp), r.errors()));
+    }
+
+    static Load.Result merge(List<Load.Result> runs) {
+        long ops = runs.stream().mapToLong(Load.Result::ops).sum();
+        double seconds = runs.stream().mapToDouble(Load.Result::seconds).sum();
+        double p50 = runs.stream().mapToDouble(Load.Result::p50Ms).sorted().toArray()[runs.size() / 2];
+        double p99 = runs.stream().mapToDouble(Load.Result::p99Ms).max().orElse(0);
+        double calls = runs.stream().mapToDouble(r -> r.callsPerOp() * r.ops()).sum() / Math.max(1, ops);
+        return new Load.Result(ops, seconds, p50, p99, calls, runs.stream().mapToLong(Load.Result::errors).sum());
+    }
+
+    void header(double idleRss) {
+        report.append("## Cairn benchmark\n\n")
+                .append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
+                .append(System.getProperty("java.version")).append(", DynamoDB Local 2.6.1 in-memory in the benchmark JVM; ")
+                .append("the app is the packaged jar in its own JVM. Warm-up ").append(warmup.toSeconds()).append(" s, ")
+                .append(ROUNDS).append(" interleaved rounds of ").append(duration.toSeconds()).append(" s per implementation and concurrency.\n\n")
+                .append(String.format(Locale.ROOT, "App startup to ready: %d ms; RSS idle: %.0f MB.%n", app.startupMillis, idleRss));
+    }
+
+    // --- helpers -----------------------------------------------------------------------------------------
+
+    int get(String path) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(app.base() + path)).GET().build(), 200);
+    }
+
+    int post(String path, String body) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(app.base() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").build(), 201);
+    }
+
+    int send(HttpRequest request, int expected) throws Exception {
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != expected) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " answered " + response.statusCode()
+                    + ": " + response.body());
+        }
+        return response.headers().firstValue("X-DynamoDB-Calls").map(Integer::parseInt).orElse(0);
+    }
+
+    int queryAll(QueryRequest request) {
+        int pages = 0;
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryResponse page = raw.query(request.toBuilder().exclusiveStartKey(start).build()).join();
+            pages++;
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return pages;
+    }
+
+    List<Map<String, AttributeValue>> queryAllItems(String pk) {
+        return raw.query(QueryRequest.builder().tableName(TABLE).keyConditionExpression("#pk = :pk")
+                .expressionAttributeNames(Map.of("#pk", TableSpec.PK)).expressionAttributeValues(Map.of(":pk", s(pk)))
+                .consistentRead(true).build()).join().items();
+    }
+
+    boolean enabled(String scenario) {
+        return scenarios.contains("all") || scenarios.contains(scenario);
+    }
+
+    static Map<String, AttributeValue> key(String pk, String sk) {
+        return Map.of("pk", s(pk), "sk", s(sk));
+    }
+
+    static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    static AttributeValue n(String value) {
+        return AttributeValue.fromN(value);
+    }
+
+    static List<Integer> parse(String list) {
+        return java.util.Arrays.stream(list.split(",")).map(String::trim).map(Integer::parseInt).toList();
+    }
+}

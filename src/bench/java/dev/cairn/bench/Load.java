@@ -1,0 +1,90 @@
+package dev.cairn.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A closed loop: N workers each issue one operation after the other, for a warm-up then a measured window. */
+final class Load {
+
+    /** One operation; returns the number of DynamoDB calls it made. */
+    @FunctionalInterface
+    interface Op {
+        int run(int worker) throws Exception;
+    }
+
+    record Result(long ops, double seconds, double p50Ms, double p99Ms, double callsPerOp, long errors) {
+        double opsPerSecond() {
+            return ops / seconds;
+        }
+    }
+
+    static Result run(int concurrency, Duration warmup, Duration duration, Op op) throws InterruptedException {
+        var measuring = new AtomicBoolean(false);
+        var stop = new AtomicBoolean(false);
+        var calls = new AtomicLong();
+        var errors = new AtomicLong();
+        List<List<Long>> latencies = new ArrayList<>();
+        var threads = new ArrayList<Thread>();
+        var done = new CountDownLatch(concurrency);
+        for (int w = 0; w < concurrency; w++) {
+            var mine = new ArrayList<Long>(100_000);
+            latencies.add(mine);
+            int worker = w;
+            Thread t = new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        long start = System.nanoTime();
+                        try {
+                            int c = op.run(worker);
+                            if (measuring.get()) {
+                                mine.add(System.nanoTime() - start);
+                                calls.addAndGet(c);
+                            }
+                        } catch (Exception e) {
+                            if (measuring.get()) {
+                                errors.incrementAndGet();
+                            }
+                        }
+                    }
+                } finally {
+                    done.countDown();
+                }
+            }, "load-" + w);
+            threads.add(t);
+            t.start();
+        }
+        Thread.sleep(warmup.toMillis());
+        measuring.set(true);
+        long started = System.nanoTime();
+        Thread.sleep(duration.toMillis());
+        measuring.set(false);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        stop.set(true);
+        done.await();
+        var all = new ArrayList<Long>();
+        latencies.forEach(all::addAll);
+        Collections.sort(all);
+        long ops = all.size();
+        return new Result(ops, seconds, percentile(all, 0.50), percentile(all, 0.99),
+                ops == 0 ? 0 : calls.get() / (double) ops, errors.get());
+    }
+
+    /** Runs a fixed number of operations at a concurrency and returns the wall time in seconds (for cascades). */
+    static double timeOnce(Runnable work) {
+        long start = System.nanoTime();
+        work.run();
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static double percentile(List<Long> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(p * sorted.size()))) / 1e6;
+    }
+}
