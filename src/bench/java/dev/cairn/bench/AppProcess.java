@@ -47,6 +47,10 @@ final class AppProcess implements AutoCloseable {
                 "-Dquarkus.log.console.json.enabled=false",
                 "-Dquarkus.shutdown.delay-enabled=false",
                 "-jar", jar.toString()));
+        if (Boolean.getBoolean("bench.jfr")) {
+            // Profile the app: jfr print --events jdk.ExecutionSample target/bench/app.jfr
+            command.add(1, "-XX:StartFlightRecording=filename=target/bench/app.jfr,settings=profile");
+        }
         long started = System.nanoTime();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(Path.of("target/bench/app.log").toFile()).start();
