@@ -115,8 +115,9 @@ public class SquadResource {
                     SquadSelection.Input next = patcher.apply(current.value().toInput(), SquadSelection.Input.class, patch,
                             Set.of("selectionNumber"));
                     return hydrate(squadId, next, known(current, item))
-                            .chain(hydrated -> store.put(SELECTION_SPEC, hydrated.selection(), current.version(),
-                                    hydrated.copyVersions()));
+                            .chain(hydrated -> hydrated.selection().equals(current.value())
+                                    ? Uni.createFrom().item(current) // no change: no write, the version stays
+                                    : store.put(SELECTION_SPEC, hydrated.selection(), current.version(), hydrated.copyVersions()));
                 })
                 .map(stored -> Responses.ok(stored, stored.value()));
     }

@@ -53,8 +53,8 @@ public class MergePatcher {
             JsonValue patched;
             try {
                 patched = Json.createPatch(patch.asJsonArray()).apply(target);
-            } catch (JsonException | ClassCastException | IllegalArgumentException e) {
-                throw new CairnException(new CairnError.MalformedRequest("the JSON Patch cannot be applied: " + e.getMessage()));
+            } catch (RuntimeException e) { // Parsson fails with JsonException, but also NPE or ClassCastException on malformed operations
+                throw new CairnException(new CairnError.MalformedRequest("the JSON Patch cannot be applied" + (e instanceof JsonException ? ": " + e.getMessage() : ": malformed operation")));
             }
             for (String field : immutable) {
                 if (!Objects.equals(patched.asJsonObject().get(field), target.get(field))) {
@@ -101,8 +101,9 @@ public class MergePatcher {
         }
         try {
             return Json.createReader(new StringReader(body)).readValue();
-        } catch (JsonException e) {
-            throw new CairnException(new CairnError.MalformedRequest("the merge patch is not valid JSON"));
+        } catch (RuntimeException e) {
+            // JsonException, and Parsson's own RuntimeException for input nested too deeply
+            throw new CairnException(new CairnError.MalformedRequest("the patch is not valid JSON"));
         }
     }
 

@@ -1,0 +1,28 @@
+package dev.cairn.reliability;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+
+import java.util.Map;
+import java.util.TreeSet;
+
+/** A full dump of the table (a test-only Scan), to prove a rejected write changed nothing. */
+final class TableDump {
+
+    private TableDump() {
+    }
+
+    static TreeSet<String> of(DynamoDbAsyncClient client) {
+        var items = new TreeSet<String>();
+        Map<String, AttributeValue> start = null;
+        do {
+            ScanResponse page = client.scan(ScanRequest.builder().tableName("cairn").consistentRead(true)
+                    .exclusiveStartKey(start).build()).join();
+            page.items().forEach(item -> items.add(new java.util.TreeMap<>(item).toString()));
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return items;
+    }
+}
