@@ -9,6 +9,11 @@ import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.cairn.core.entity.ItemCollection;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
+
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -65,6 +70,26 @@ public class EntityResources {
 
     private static boolean isVersionConflict(Throwable failure) {
         return failure instanceof CairnException e && e.error() instanceof CairnError.VersionConflict;
+    }
+
+    /** A parent and the first page of its children, read together. */
+    public record ParentPage<P, C>(Stored<P> parent, Page<Stored<C>> children) {
+    }
+
+    /**
+     * ONE Query that returns the parent item and then its first children (the parent's sort key sits right next to
+     * theirs); NotFound when the parent is absent. The next-page cursor continues as {@code children}.
+     */
+    public <P, C> Uni<ParentPage<P, C>> parentWithChildren(QuerySpec together, QuerySpec children, EntitySpec<P> parent,
+                                                           EntitySpec<C> child, String what) {
+        return store.page(together, null, children).map(page -> {
+            ItemCollection items = ItemCollection.decode(page.items(), List.of(parent, child));
+            Stored<P> found = items.single(parent);
+            if (found == null) {
+                throw notFound(what);
+            }
+            return new ParentPage<>(found, new Page<>(items.all(child), page.next()));
+        });
     }
 
     public static CairnException notFound(String what) {

@@ -1,7 +1,6 @@
 package dev.cairn.social;
 
 import dev.cairn.core.TimeOrderedIds;
-import dev.cairn.core.entity.ItemCollection;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.write.TransactionPlan;
@@ -161,15 +160,8 @@ public class SocialResource {
     }
 
     private Uni<PostWithComments> postWithComments(String postId, int pageSize) {
-        return store.page(SocialModel.postWithComments(postId, pageSize), null, SocialModel.commentsOf(postId, pageSize))
-                .map(page -> {
-                    ItemCollection items = ItemCollection.decode(page.items(), List.of(POST_SPEC, COMMENT_SPEC));
-                    Stored<Post> post = items.single(POST_SPEC);
-                    if (post == null) {
-                        throw EntityResources.notFound("post " + postId);
-                    }
-                    return new PostWithComments(post,
-                            new Page<>(items.all(COMMENT_SPEC).stream().map(CommentView::of).toList(), page.next()));
-                });
+        return entities.parentWithChildren(SocialModel.postWithComments(postId, pageSize),
+                        SocialModel.commentsOf(postId, pageSize), POST_SPEC, COMMENT_SPEC, "post " + postId)
+                .map(found -> new PostWithComments(found.parent(), found.children().map(CommentView::of)));
     }
 }

@@ -1,7 +1,6 @@
 package dev.cairn.workspace;
 
 import dev.cairn.core.TimeOrderedIds;
-import dev.cairn.core.entity.ItemCollection;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.write.TransactionPlan;
@@ -78,17 +77,9 @@ public class WorkspaceResource {
 
     /** ONE Query: the workspace, then its newest projects; NotFound when the workspace does not exist. */
     private Uni<WorkspaceWithProjects> workspaceWithNewestProjects(String id, int pageSize) {
-        return store.page(WorkspaceModel.workspaceWithNewestProjects(id, pageSize), null,
-                        WorkspaceModel.projectsNewestFirst(id, pageSize))
-                .map(page -> {
-                    ItemCollection items = ItemCollection.decode(page.items(), List.of(WORKSPACE, PROJECT));
-                    Stored<Workspace> workspace = items.single(WORKSPACE);
-                    if (workspace == null) {
-                        throw EntityResources.notFound("workspace " + id);
-                    }
-                    return new WorkspaceWithProjects(workspace,
-                            new Page<>(items.all(PROJECT).stream().map(ProjectView::of).toList(), page.next()));
-                });
+        return entities.parentWithChildren(WorkspaceModel.workspaceWithNewestProjects(id, pageSize),
+                        WorkspaceModel.projectsNewestFirst(id, pageSize), WORKSPACE, PROJECT, "workspace " + id)
+                .map(found -> new WorkspaceWithProjects(found.parent(), found.children().map(ProjectView::of)));
     }
 
     @PATCH
