@@ -83,10 +83,12 @@ public class MatchRepository {
                 Items before = MATCH.decompose(current.view(), current.refVersions(), current.version(),
                         current.createdAt(), current.updatedAt());
                 Items after = MATCH.decompose(view, versions(resolved), current.version() + 1, current.createdAt(), now);
-                Plan plan = AggregateWrites.update(MATCH, before, after, current.version(), now);
-                if (plan.groups().isEmpty() && Aggregate.diff(before, after).isEmpty()) {
+                var changes = Aggregate.diff(before, after);
+                if (changes.isEmpty()) {
+                    // Nothing changed: no write, and the version (the ETag) stays.
                     return Uni.createFrom().item(new Versioned(current.view(), current.version()));
                 }
+                Plan plan = AggregateWrites.update(MATCH, after, changes, current.version(), now);
                 return aggregates.write(MATCH, plan, snapshot.bySk())
                         .map(done -> new Versioned(view, current.version() + 1));
             });

@@ -319,8 +319,7 @@ public final class Aggregate {
             switch (edge.kind()) {
                 case ONE -> {
                     var childSegments = append(segments, edge.node().label);
-                    decomposeNode(edge.node(), edge.node().self != null ? map(value, edgePath) : map(value, edgePath),
-                            pk, skOf(childSegments), childSegments, group, disc, null, ctx, refVersions, Map.of(), out, edgePath);
+                    decomposeNode(edge.node(), map(value, edgePath), pk, skOf(childSegments), childSegments, group, disc, null, ctx, refVersions, Map.of(), out, edgePath);
                 }
                 case SUB -> {
                     var childSegments = append(segments, edge.node().label);

@@ -84,11 +84,17 @@ public final class AggregateWrites {
 
     /** Writes only the changed groups; the root is always rewritten at {@code expectedVersion + 1}. */
     public static Plan update(Aggregate aggregate, Items before, Items after, long expectedVersion, Instant now) {
+        return update(aggregate, after, Aggregate.diff(before, after), expectedVersion, now);
+    }
+
+    /** As above, from a diff already computed. */
+    public static Plan update(Aggregate aggregate, Items after, List<GroupChange> changes, long expectedVersion,
+                              Instant now) {
         Member root = after.root();
         var rootAction = new WriteAction(Kind.PUT, key(root), root.item(), null,
                 Expectation.present(expectedVersion), leaseFreeAt(now), aggregate.name());
         var groups = new ArrayList<GroupActions>();
-        for (GroupChange change : Aggregate.diff(before, after)) {
+        for (GroupChange change : changes) {
             var actions = new ArrayList<WriteAction>();
             change.puts().stream().filter(m -> !m.sk().equals(root.sk())).forEach(m -> actions.add(put(m, label(aggregate, m))));
             change.deletes().forEach(m -> actions.add(delete(m, label(aggregate, m))));
