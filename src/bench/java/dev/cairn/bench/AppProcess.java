@@ -35,6 +35,8 @@ final class AppProcess implements AutoCloseable {
         }
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // the heap a pod gets from deploy/kubernetes (60 % of its 512 Mi limit)
+                "-Xmx300m",
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.dynamodb.endpoint-override=" + dynamoEndpoint,
                 "-Dquarkus.dynamodb.aws.region=us-east-1",

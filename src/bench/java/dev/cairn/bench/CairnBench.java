@@ -96,6 +96,7 @@ class CairnBench {
                 if (enabled("lists")) lists();
                 if (enabled("cascade")) cascade();
                 if (enabled("scaling")) scaling();
+                if (scenarios.contains("soak")) soak();
                 report.append("\nApp RSS after the run: ").append(String.format(Locale.ROOT, "%.0f MB", app.rssMb())).append('\n');
             } finally {
                 raw.close();
@@ -105,7 +106,7 @@ class CairnBench {
         String text = report.toString();
         System.out.println(text);
         Files.writeString(Path.of("target/bench/results.md"), text);
-        assertThat(text).contains("|");
+        assertThat(text).contains("###");
     }
 
     // --- reference data ----------------------------------------------------------------------------------
@@ -371,6 +372,97 @@ class CairnBench {
                     cairn.opsPerSecond(), cairn.p50Ms(), rawResult.opsPerSecond(), rawResult.p50Ms(),
                     cairn.p50Ms() / rawResult.p50Ms(), cairn.p50Ms() / stored * 100));
         }
+    }
+
+    /**
+     * Mixed reads and writes at concurrency 32 for {@code bench.soak} seconds (bounded by time; loopback only):
+     * zero 5xx expected, every acknowledged project readable afterwards, RSS sampled along the way.
+     */
+    void soak() throws Exception {
+        int workers = 32;
+        long seconds = Long.getLong("bench.soak", 120);
+        for (int w = 0; w < workers; w++) {
+            post("/workspaces", "{\"id\":\"soak-" + w + "\",\"displayName\":\"Soak\",\"region\":\"r\",\"seatLimit\":5}");
+        }
+        var acknowledged = new ConcurrentHashMap<Integer, java.util.Set<String>>();
+        var statuses = new ConcurrentHashMap<Integer, AtomicInteger>();
+        var stop = new java.util.concurrent.atomic.AtomicBoolean();
+        var rss = new ArrayList<String>();
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        long started = System.nanoTime();
+        for (int w = 0; w < workers; w++) {
+            int worker = w;
+            acknowledged.put(w, ConcurrentHashMap.newKeySet());
+            pool.submit(() -> {
+                var random = java.util.concurrent.ThreadLocalRandom.current();
+                while (!stop.get()) {
+                    try {
+                        int dice = random.nextInt(10);
+                        var mine = acknowledged.get(worker);
+                        HttpRequest request;
+                        if (dice < 4 || mine.isEmpty()) {
+                            request = HttpRequest.newBuilder(URI.create(app.base() + "/workspaces/soak-" + worker + "/projects"))
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"title\":\"t\",\"status\":\"ACTIVE\",\"createdBy\":\"soak\"}"))
+                                    .header("Content-Type", "application/json").build();
+                        } else if (dice < 7) {
+                            request = HttpRequest.newBuilder(URI.create(app.base() + "/workspaces/soak-" + worker + "?include=projects")).build();
+                        } else {
+                            String project = mine.iterator().next();
+                            request = dice < 9
+                                    ? HttpRequest.newBuilder(URI.create(app.base() + "/workspaces/soak-" + worker + "/projects/" + project)).build()
+                                    : HttpRequest.newBuilder(URI.create(app.base() + "/workspaces/soak-" + worker + "/projects/" + project))
+                                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"title\":\"t" + random.nextInt() + "\"}"))
+                                    .header("Content-Type", "application/merge-patch+json").build();
+                        }
+                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        statuses.computeIfAbsent(response.statusCode(), c -> new AtomicInteger()).incrementAndGet();
+                        if (response.statusCode() == 201) {
+                            mine.add(JSON.readTree(response.body()).get("id").asText());
+                        }
+                    } catch (Exception e) {
+                        statuses.computeIfAbsent(-1, c -> new AtomicInteger()).incrementAndGet();
+                    }
+                }
+            });
+        }
+        for (long t = 10; t <= seconds; t += 10) {
+            Thread.sleep(10_000);
+            rss.add(String.format(Locale.ROOT, "%d s: %.0f MB", t, app.rssMb()));
+        }
+        stop.set(true);
+        pool.shutdown();
+        pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        int missing = 0;
+        int written = 0;
+        for (int w = 0; w < workers; w++) {
+            var listed = new java.util.HashSet<String>();
+            String cursor = null;
+            do {
+                String url = app.base() + "/workspaces/soak-" + w + "/projects?limit=100"
+                        + (cursor == null ? "" : "&cursor=" + java.net.URLEncoder.encode(cursor, java.nio.charset.StandardCharsets.UTF_8));
+                JsonNode page = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                        HttpResponse.BodyHandlers.ofString()).body());
+                page.get("items").forEach(item -> listed.add(item.get("id").asText()));
+                cursor = page.get("next").isNull() ? null : page.get("next").asText();
+            } while (cursor != null);
+            written += acknowledged.get(w).size();
+            for (String id : acknowledged.get(w)) {
+                if (!listed.contains(id)) {
+                    missing++;
+                }
+            }
+        }
+        long total = statuses.values().stream().mapToLong(AtomicInteger::get).sum();
+        long serverErrors = statuses.entrySet().stream().filter(e -> e.getKey() >= 500 || e.getKey() < 0)
+                .mapToLong(e -> e.getValue().get()).sum();
+        report.append(String.format(Locale.ROOT, "%n### Soak: %d workers, %.0f s, mixed POST / GET include / GET / PATCH%n%n", workers, elapsed))
+                .append(String.format(Locale.ROOT, "- requests: %d (%.0f/s); statuses: %s%n", total, total / elapsed, new java.util.TreeMap<>(statuses)))
+                .append(String.format(Locale.ROOT, "- 5xx or transport errors: %d%n", serverErrors))
+                .append(String.format(Locale.ROOT, "- acknowledged project creates: %d; missing afterwards: %d%n", written, missing))
+                .append("- app RSS: ").append(String.join(", ", rss)).append('\n');
+        assertThat(serverErrors).isZero();
+        assertThat(missing).isZero();
     }
 
     // --- measurement -------------------------------------------------------------------------------------
