@@ -1,7 +1,5 @@
 package dev.cairn.store;
 
-import dev.cairn.core.CairnError;
-import dev.cairn.core.CairnException;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.entity.ItemCollection;
 import dev.cairn.core.entity.Stored;
@@ -309,10 +307,5 @@ public class EntityStore {
         all.addAll(a);
         all.addAll(b);
         return all;
-    }
-
-    /** Raises NotFound for a null item (used with {@code onItem().ifNull()}). */
-    public static CairnException notFound(String what) {
-        return new CairnException(new CairnError.NotFound(what + " does not exist"));
     }
 }

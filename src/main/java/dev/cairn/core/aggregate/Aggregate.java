@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -604,23 +603,5 @@ public final class Aggregate {
         var out = new ArrayList<>(segments);
         out.add(segment);
         return out;
-    }
-
-    /** Group names this aggregate's items can carry: the root group and each sub-aggregate edge path. */
-    public Set<String> groupNames() {
-        var names = new LinkedHashSet<String>();
-        names.add(ROOT_GROUP);
-        collectGroups(root, "", names);
-        return names;
-    }
-
-    private static void collectGroups(AggregateNode node, String path, Set<String> names) {
-        for (Edge edge : node.edges) {
-            if (edge.kind() == EdgeKind.SUB) {
-                names.add(join(path, edge.field()));
-            } else if (edge.node().self == null) {
-                collectGroups(edge.node(), join(path, edge.field()), names);
-            }
-        }
     }
 }
