@@ -60,12 +60,29 @@ public final class JsonAttributes {
 
     /** Integral numbers come back as Long, others as BigDecimal, so equal values compare equal. */
     static Object number(String text) {
+        if (isSmallInteger(text)) {
+            return Long.parseLong(text); // the common case, without a BigDecimal (it showed in the GET profile)
+        }
         BigDecimal d = new BigDecimal(text);
         try {
             return d.longValueExact();
         } catch (ArithmeticException e) {
             return d;
         }
+    }
+
+    private static boolean isSmallInteger(String text) {
+        int start = text.startsWith("-") ? 1 : 0;
+        if (text.length() <= start || text.length() - start > 18) {
+            return false;
+        }
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Normalizes a JSON-like value so that equal content compares equal (numbers as Long/BigDecimal). */
