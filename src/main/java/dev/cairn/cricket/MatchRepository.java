@@ -13,6 +13,7 @@ import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.cricket.MatchInput.PlayerSheetInput;
 import dev.cairn.cricket.MatchInput.TeamSheetInput;
 import dev.cairn.platform.EntityResources;
+import dev.cairn.platform.Http;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.AggregateStore.Snapshot;
 import io.smallrye.mutiny.Uni;
@@ -73,7 +74,7 @@ public class MatchRepository {
             var current = snapshot.assembled();
             MatchInput next = change.apply(fromMap(MATCH.toInput(current.view())));
             if (!id.equals(next.id())) {
-                throw dev.cairn.platform.Http.invalid("id", "must be the match's id '" + id + "'");
+                throw Http.invalid("id", "must be the match's id '" + id + "'");
             }
             Map<String, Object> in = toMap(next);
             List<RefUse> refs = checked(next, in);
@@ -112,11 +113,7 @@ public class MatchRepository {
                     if (snapshot.assembled() == null) {
                         throw EntityResources.notFound("match " + id);
                     }
-                    long version = snapshot.assembled().version();
-                    if (ifMatch != null && ifMatch != version) {
-                        throw new CairnException(new CairnError.VersionConflict(
-                                "match " + id + " is at version " + version + ", not " + ifMatch, ifMatch, version, true));
-                    }
+                    Http.requireVersion("match " + id, ifMatch, snapshot.assembled().version());
                 });
     }
 

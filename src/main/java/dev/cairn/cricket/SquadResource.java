@@ -107,11 +107,7 @@ public class SquadResource {
                 .onItem().ifNull().failWith(() -> EntityResources.notFound(selection(squadId, number)))
                 .chain(item -> {
                     Stored<SquadSelection> current = SELECTION_SPEC.fromItem(item);
-                    if (expected != null && expected != current.version()) {
-                        throw new dev.cairn.core.CairnException(new dev.cairn.core.CairnError.VersionConflict(
-                                selection(squadId, number) + " is at version " + current.version(), expected,
-                                current.version(), true));
-                    }
+                    Http.requireVersion(selection(squadId, number), expected, current.version());
                     SquadSelection.Input next = patcher.apply(current.value().toInput(), SquadSelection.Input.class, patch,
                             Set.of("selectionNumber"));
                     return hydrate(squadId, next, known(current, item))

@@ -72,10 +72,7 @@ public class Cascades {
                             .map(report -> answer(stored.value(), report)));
         }
         return entities.find(target.spec(), target.key(), what).chain(current -> {
-            if (ifMatch != null && ifMatch != current.version()) {
-                throw new CairnException(new CairnError.VersionConflict(what + " is at version " + current.version()
-                        + ", not " + ifMatch, ifMatch, current.version(), true));
-            }
+            Http.requireVersion(what, ifMatch, current.version());
             T patched = patcher.apply(current.value(), target.type(), body, Set.of("id"));
             var next = new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), store.now());
             WriteAction sourceWrite = WriteAction.put(target.spec(), patched, Expectation.present(current.version()), store.now());

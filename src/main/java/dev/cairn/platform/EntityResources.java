@@ -51,10 +51,7 @@ public class EntityResources {
             if (!visible.test(current.value())) {
                 return Uni.createFrom().failure(notFound(what));
             }
-            if (ifMatch != null && current.version() != ifMatch) {
-                return Uni.createFrom().failure(new CairnException(new CairnError.VersionConflict(
-                        what + " is at version " + current.version() + ", not " + ifMatch, ifMatch, current.version(), true)));
-            }
+            Http.requireVersion(what, ifMatch, current.version());
             T patched = patcher.apply(current.value(), type, body, immutable);
             if (patched.equals(current.value())) {
                 // Nothing changed: no write, and the version (the ETag) stays.

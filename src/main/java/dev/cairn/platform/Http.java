@@ -63,6 +63,14 @@ public final class Http {
         return Long.parseLong(matcher.group(1));
     }
 
+    /** A stale If-Match is a 412 VersionConflict; no If-Match ({@code null}) accepts any version. */
+    public static void requireVersion(String what, Long ifMatch, long actual) {
+        if (ifMatch != null && ifMatch != actual) {
+            throw new CairnException(new CairnError.VersionConflict(
+                    what + " is at version " + actual + ", not " + ifMatch, ifMatch, actual, true));
+        }
+    }
+
     public static String etag(Stored<?> stored) {
         return "\"" + stored.version() + "\"";
     }
