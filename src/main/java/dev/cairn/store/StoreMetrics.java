@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,6 +22,9 @@ import java.util.concurrent.TimeUnit;
 public class StoreMetrics {
 
     private final MeterRegistry registry;
+    // Every DynamoDB call records here: the meters are built once per tag combination, not per call.
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<String, DistributionSummary> capacities = new ConcurrentHashMap<>();
 
     public StoreMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -27,11 +32,15 @@ public class StoreMetrics {
 
     void call(String operation, String index, long nanos, Throwable failure, Double capacity) {
         String outcome = outcome(failure);
-        Timer.builder("cairn.dynamodb.calls").description("DynamoDB API calls (every attempt's total time)")
-                .tags("operation", operation, "outcome", outcome).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        timers.computeIfAbsent(operation + '|' + outcome, k -> Timer.builder("cairn.dynamodb.calls")
+                        .description("DynamoDB API calls (every attempt's total time)")
+                        .tags("operation", operation, "outcome", outcome).register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
         if (capacity != null) {
-            DistributionSummary.builder("cairn.dynamodb.capacity").description("Consumed capacity units")
-                    .baseUnit("units").tags("operation", operation, "index", index).register(registry).record(capacity);
+            capacities.computeIfAbsent(operation + '|' + index, k -> DistributionSummary.builder("cairn.dynamodb.capacity")
+                            .description("Consumed capacity units").baseUnit("units")
+                            .tags("operation", operation, "index", index).register(registry))
+                    .record(capacity);
         }
         if (failure instanceof CairnException e && e.error() instanceof CairnError.TransactionCanceled canceled) {
             canceled.failures().forEach(f -> Counter.builder("cairn.dynamodb.transaction.cancellations")
