@@ -1,12 +1,15 @@
 package dev.cairn;
 
+import dev.cairn.platform.TestTokens;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.restassured.RestAssured;
+import io.restassured.specification.RequestSpecification;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
 import java.util.UUID;
 
-import static io.restassured.RestAssured.given;
+import static dev.cairn.platform.Management.management;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -14,6 +17,13 @@ import static org.hamcrest.Matchers.hasSize;
 /** The packaged jar (prod profile) against DynamoDB Local: the artifact that ships is the artifact tested. */
 @QuarkusIntegrationTest
 class PackagedAppIT {
+
+    private static final String ADMIN = TestTokens.admin();
+
+    /** The prod profile has authentication on: API requests here carry an admin token of the test issuer. */
+    static RequestSpecification given() {
+        return RestAssured.given().header("Authorization", ADMIN);
+    }
 
     static String unique(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -25,12 +35,22 @@ class PackagedAppIT {
 
     @Test
     void healthDocsAndMetricsAnswer() {
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/health/live").then().statusCode(200);
-        given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).body(containsString("/matches/{id}"));
-        given().get("/q/swagger-ui/").then().statusCode(200);
-        given().get("/q/metrics").then().statusCode(200).body(containsString("cairn_dynamodb_calls"));
+        management().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        management().get("/q/health/live").then().statusCode(200);
+        management().queryParam("format", "json").get("/q/openapi").then().statusCode(200).body(containsString("/matches/{id}"));
+        management().get("/q/swagger-ui/").then().statusCode(200);
+        management().get("/q/metrics").then().statusCode(200).body(containsString("cairn_dynamodb_calls"));
+        given().get("/q/health/ready").then().statusCode(404);
         given().get("/no/such/route").then().statusCode(404).contentType("application/problem+json");
+    }
+
+    @Test
+    void authenticationIsOnInProd() {
+        RestAssured.given().get("/workspaces/{id}", unique("ws")).then().statusCode(401)
+                .contentType("application/problem+json").header("WWW-Authenticate", "Bearer");
+        RestAssured.given().header("Authorization", "Bearer " + TestTokens.expired()).get("/access-patterns")
+                .then().statusCode(401);
+        given().get("/workspaces/{id}", unique("ws")).then().statusCode(404);
     }
 
     @Test

@@ -33,6 +33,21 @@ public sealed interface CairnError {
         public String title() { return "Not found"; }
     }
 
+    /** No identity, or a bearer token that failed verification (expired, wrong issuer or signature, alg none). */
+    record Unauthenticated(String detail, boolean tokenPresented) implements CairnError {
+        public int status() { return 401; }
+        public String title() { return "Authentication required"; }
+    }
+
+    /** A verified caller without the role a request needs. */
+    record Forbidden(String detail, String requiredRole) implements CairnError {
+        public int status() { return 403; }
+        public String title() { return "Forbidden"; }
+        public Map<String, Object> extensions() {
+            return requiredRole == null ? Map.of() : Map.of("requiredRole", requiredRole);
+        }
+    }
+
     record Conflict(String detail) implements CairnError {
         public int status() { return 409; }
         public String title() { return "Conflict"; }

@@ -10,6 +10,7 @@ import dev.cairn.platform.Cascades;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.platform.EntityResources;
 import dev.cairn.platform.Http;
+import dev.cairn.platform.auth.AdminOnly;
 import dev.cairn.platform.Responses;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
@@ -109,6 +110,7 @@ public class ReferenceResource {
         return patch("teams", id, cascade, ifMatch, patch);
     }
 
+    @AdminOnly
     @DELETE
     @Path("teams/{id}")
     public Uni<RestResponse<Void>> deleteTeams(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
@@ -130,6 +132,7 @@ public class ReferenceResource {
         return patch("players", id, cascade, ifMatch, patch);
     }
 
+    @AdminOnly
     @DELETE
     @Path("players/{id}")
     public Uni<RestResponse<Void>> deletePlayers(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
@@ -151,6 +154,7 @@ public class ReferenceResource {
         return patch("coaches", id, cascade, ifMatch, patch);
     }
 
+    @AdminOnly
     @DELETE
     @Path("coaches/{id}")
     public Uni<RestResponse<Void>> deleteCoaches(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
@@ -172,6 +176,7 @@ public class ReferenceResource {
         return patch("venues", id, cascade, ifMatch, patch);
     }
 
+    @AdminOnly
     @DELETE
     @Path("venues/{id}")
     public Uni<RestResponse<Void>> deleteVenues(@RestPath String id, @RestHeader("If-Match") String ifMatch) {

@@ -29,6 +29,18 @@ public interface CairnConfig {
 
     LocalDynamodb localDynamodb();
 
+    Auth auth();
+
+    interface Auth {
+        /**
+         * Require a verified bearer JWT on every API route (true unless a profile turns it off; dev and test do).
+         * With it on, mp.jwt.verify.publickey.location (or mp.jwt.verify.publickey) and mp.jwt.verify.issuer must
+         * be set, or the service refuses to start.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     interface Table {
         /** The single table's name. */
         @WithDefault("cairn")

@@ -3,6 +3,7 @@ package dev.cairn.platform;
 import dev.cairn.core.CairnError;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.headers.Header;
@@ -18,6 +19,7 @@ import java.util.List;
 public class OpenApiDocs implements OASFilter {
 
     private static final String PROBLEM = "Problem";
+    private static final String BEARER = "bearer";
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -25,6 +27,11 @@ public class OpenApiDocs implements OASFilter {
             openAPI.setComponents(OASFactory.createComponents());
         }
         openAPI.getComponents().addSchema(PROBLEM, problemSchema());
+        // Every API route takes a bearer JWT when authentication is on (roles: cairn-reader/-writer/-admin).
+        openAPI.getComponents().addSecurityScheme(BEARER, OASFactory.createSecurityScheme()
+                .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT")
+                .description("RS256 JWT; roles from the groups claim, workspace scope from the workspaces claim"));
+        openAPI.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(BEARER));
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
@@ -47,10 +54,18 @@ public class OpenApiDocs implements OASFilter {
                 response.addHeader("ETag", header("The item's or aggregate's version, for If-Match", Schema.SchemaType.STRING));
             }
         });
+        operation.getResponses().addAPIResponse("401", problem("No bearer token, or a refused one (WWW-Authenticate: Bearer)"));
+        operation.getResponses().addAPIResponse("403", problem("The token lacks the role this route needs"));
         operation.getResponses().addAPIResponse("default", OASFactory.createAPIResponse()
                 .description("An RFC 9457 problem: 4xx for bad input, 404, 409, 412, 422; 503 with Retry-After")
                 .content(OASFactory.createContent().addMediaType(ProblemMapper.PROBLEM_JSON,
                         OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM)))));
+    }
+
+    private static org.eclipse.microprofile.openapi.models.responses.APIResponse problem(String description) {
+        return OASFactory.createAPIResponse().description(description)
+                .content(OASFactory.createContent().addMediaType(ProblemMapper.PROBLEM_JSON,
+                        OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM))));
     }
 
     private static Header header(String description, Schema.SchemaType type) {

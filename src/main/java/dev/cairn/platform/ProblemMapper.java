@@ -131,6 +131,10 @@ public class ProblemMapper {
             response.header("Retry-After", unavailable.retryAfterSeconds());
         } else if (error instanceof CairnError.CascadeIncomplete) {
             response.header("Retry-After", 1);
+        } else if (error instanceof CairnError.Unauthenticated unauthenticated) {
+            // RFC 6750: say which scheme to use, and that a presented token was refused.
+            response.header("WWW-Authenticate", unauthenticated.tokenPresented()
+                    ? "Bearer error=\"invalid_token\"" : "Bearer");
         } else if (error instanceof CairnError.AggregateBusy busy) {
             response.header("Retry-After", Math.max(1, busy.retryAfterSeconds()));
         }

@@ -2,12 +2,16 @@ package dev.cairn.workspace;
 
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.item.RecordCodec;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.QuerySpec;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.List;
 
 /**
  * Seed 000, one-to-many in one partition: {@code WS#<id>} holds the workspace ({@code WORKSPACE}) and its
@@ -65,7 +69,19 @@ public final class WorkspaceModel {
 
     /** Projects of every workspace with a status, newest first (gsi1, eventually consistent). */
     static QuerySpec projectsByStatus(ProjectStatus status, int limit) {
-        return QuerySpec.on(Index.GSI1, STATUS.render(status.name())).sort(SortCondition.beginsWith(PROJ.prefix()))
-                .descending().limit(limit).build();
+        return projectsByStatus(status, limit, null);
+    }
+
+    /**
+     * Projects by status, limited to the given workspaces when not null (a filter, so it is bound into the
+     * cursor: a cursor of one tenant's listing cannot be replayed by a caller with another scope).
+     */
+    static QuerySpec projectsByStatus(ProjectStatus status, int limit, List<String> workspaces) {
+        var query = QuerySpec.on(Index.GSI1, STATUS.render(status.name())).sort(SortCondition.beginsWith(PROJ.prefix()))
+                .descending().limit(limit);
+        if (workspaces != null) {
+            query.filter(Condition.in("workspaceId", workspaces.stream().map(AttributeValue::fromS).toList()));
+        }
+        return query.build();
     }
 }

@@ -9,6 +9,8 @@ import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.platform.EntityResources;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
+import dev.cairn.platform.auth.Caller;
+import dev.cairn.platform.auth.WorkspaceScoped;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
@@ -36,6 +38,7 @@ import static dev.cairn.workspace.WorkspaceModel.WORKSPACE;
 
 /** Seed 000: workspaces and their projects, each access pattern one DynamoDB request. */
 @Path("/workspaces")
+@WorkspaceScoped("id")
 @Produces(MediaType.APPLICATION_JSON)
 public class WorkspaceResource {
 
@@ -52,6 +55,7 @@ public class WorkspaceResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<RestResponse<WorkspaceView>> create(@Valid @NotNull Workspace workspace, @Context UriInfo uri) {
+        Caller.current().requireCreatable(workspace.id());
         return store.create(WORKSPACE, workspace)
                 .map(stored -> Responses.created(uri, workspace.id(), stored, WorkspaceView.of(stored)));
     }

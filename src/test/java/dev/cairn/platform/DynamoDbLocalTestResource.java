@@ -22,13 +22,16 @@ public class DynamoDbLocalTestResource implements QuarkusTestResourceLifecycleMa
             throw new IllegalStateException("DynamoDB Local did not start", e);
         }
         // The packaged app of the integration tests runs in the prod profile: give it what dev and test set.
-        return Map.of("quarkus.dynamodb.endpoint-override", dynamoDb.endpoint(),
-                "quarkus.dynamodb.aws.region", "us-east-1",
-                "quarkus.dynamodb.aws.credentials.type", "static",
-                "quarkus.dynamodb.aws.credentials.static-provider.access-key-id", "local",
-                "quarkus.dynamodb.aws.credentials.static-provider.secret-access-key", "local",
-                "cairn.table.create", "true",
-                "cairn.cursor.secret", "integration-test-cursor-secret");
+        return Map.ofEntries(Map.entry("quarkus.dynamodb.endpoint-override", dynamoDb.endpoint()),
+                Map.entry("mp.jwt.verify.publickey.location", TestTokens.PUBLIC_KEY_FILE.toUri().toString()),
+                Map.entry("mp.jwt.verify.issuer", TestTokens.ISSUER),
+                Map.entry("quarkus.management.port", "9001"),
+                Map.entry("quarkus.dynamodb.aws.region", "us-east-1"),
+                Map.entry("quarkus.dynamodb.aws.credentials.type", "static"),
+                Map.entry("quarkus.dynamodb.aws.credentials.static-provider.access-key-id", "local"),
+                Map.entry("quarkus.dynamodb.aws.credentials.static-provider.secret-access-key", "local"),
+                Map.entry("cairn.table.create", "true"),
+                Map.entry("cairn.cursor.secret", "integration-test-cursor-secret"));
     }
 
     @Override

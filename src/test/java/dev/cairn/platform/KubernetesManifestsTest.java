@@ -31,6 +31,12 @@ class KubernetesManifestsTest {
         JsonNode deployment = find(docs, "Deployment", "cairn");
         JsonNode container = deployment.at("/spec/template/spec/containers/0");
         assertThat(container.at("/ports/0/containerPort").asInt()).isEqualTo(8080);
+        assertThat(container.at("/ports/1/name").asText()).isEqualTo("management");
+        assertThat(container.at("/ports/1/containerPort").asInt()).isEqualTo(9000);
+        for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+            assertThat(container.at("/" + probe + "/httpGet/port").asText()).as(probe).isEqualTo("management");
+        }
+        assertThat(deployment.at("/spec/template/metadata/annotations/prometheus.io~1port").asText()).isEqualTo("9000");
         assertThat(container.at("/startupProbe/httpGet/path").asText()).isEqualTo("/q/health/started");
         assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
         assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
@@ -57,6 +63,10 @@ class KubernetesManifestsTest {
             assertThat(name).as("no cursor secret in a ConfigMap").doesNotContain("CURSOR");
         });
         assertThat(find(docs, "Service", "cairn").at("/spec/ports/0/targetPort").asText()).isEqualTo("http");
+        assertThat(find(docs, "Service", "cairn").at("/spec/ports").size()).as("management stays off the Service").isEqualTo(1);
+        assertThat(config.at("/data/MP_JWT_VERIFY_PUBLICKEY_LOCATION").asText()).as("authentication configured").isNotEmpty();
+        assertThat(config.at("/data/MP_JWT_VERIFY_ISSUER").asText()).isNotEmpty();
+        assertThat(config.at("/data").has("CAIRN_AUTH_ENABLED")).as("no overlay turns authentication off").isFalse();
         assertThat(find(docs, "ServiceAccount", "cairn").at("/metadata/annotations").has("eks.amazonaws.com/role-arn")).isTrue();
         assertThat(find(docs, "HorizontalPodAutoscaler", "cairn")).isNotNull();
         assertThat(find(docs, "PodDisruptionBudget", "cairn")).isNotNull();
@@ -65,7 +75,7 @@ class KubernetesManifestsTest {
             assertThat(find(docs, "Service", "dynamodb-local").at("/spec/ports/0/port").asInt()).isEqualTo(8000);
             assertThat(find(docs, "Secret", "cairn-secrets").at("/data").has("cursor-secret")).isTrue();
         } else {
-            assertThat(config.has("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE")).isFalse();
+            assertThat(config.at("/data").has("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE")).isFalse();
             assertThat(config.at("/data/CAIRN_TABLE_CREATE").asText()).isEqualTo("false");
         }
     }

@@ -39,7 +39,7 @@ class OperationsResourceTest {
 
     @Test
     void theOpenApiDocumentHasEveryResourceRouteAndTheProblemSchema() {
-        JsonPath doc = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().jsonPath();
+        JsonPath doc = Management.management().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().jsonPath();
         Map<String, Map<String, Object>> paths = doc.getMap("paths");
         List<String> routes = routes();
         assertThat(routes).hasSizeGreaterThan(40);
@@ -56,14 +56,27 @@ class OperationsResourceTest {
         assertThat(doc.getString("paths.'/matches/{id}'.get.responses.default.content.'application/problem+json'.schema.$ref"))
                 .endsWith("/Problem");
         assertThat(doc.getList("paths.'/matches/{id}'.patch.parameters.name", String.class)).contains("If-Match");
-        given().get("/q/swagger-ui/").then().statusCode(200);
+        assertThat(doc.getString("components.securitySchemes.bearer.scheme")).isEqualTo("bearer");
+        assertThat(doc.getString("components.securitySchemes.bearer.bearerFormat")).isEqualTo("JWT");
+        assertThat(doc.getList("security")).isNotEmpty();
+        assertThat(doc.getString("paths.'/workspaces/{id}'.get.responses.'401'.content.'application/problem+json'.schema.$ref"))
+                .endsWith("/Problem");
+        Management.management().get("/q/swagger-ui/").then().statusCode(200);
+    }
+
+    @Test
+    void healthMetricsAndApiDocumentsAreNotOnThePublicPort() {
+        for (String path : List.of("/q/health/ready", "/q/health/live", "/q/metrics", "/q/openapi", "/q/swagger-ui/")) {
+            given().redirects().follow(false).get(path).then().statusCode(404);
+        }
+        Management.management().get("/q/health/live").then().statusCode(200);
     }
 
     @Test
     void metricsCountDynamoDbCallsByOperationAndOutcomeWithoutIds() {
         String id = "metrics-" + java.util.UUID.randomUUID();
         given().get("/workspaces/{id}", id).then().statusCode(404);
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.management().get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("cairn_dynamodb_calls_seconds_count{operation=\"GetItem\",outcome=\"success\"")
                 .contains("cairn_dynamodb_capacity_units")
                 .contains("http_server_requests_seconds_count")

@@ -32,6 +32,7 @@ final class TestConfig {
                 };
             }
             public Cascade cascade() { return () -> 16; }
+            public Auth auth() { return () -> false; }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {
                     public int port() { return 8765; }

@@ -54,6 +54,20 @@ public sealed interface Condition {
         return new Between(name, low, high);
     }
 
+    /** {@code name IN (...)}; DynamoDB takes at most 100 operands per IN, so longer lists become an OR of INs. */
+    static Condition in(String name, List<AttributeValue> values) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("IN needs at least one value");
+        }
+        var parts = new java.util.ArrayList<Condition>();
+        for (int from = 0; from < values.size(); from += MAX_IN_OPERANDS) {
+            parts.add(new In(name, List.copyOf(values.subList(from, Math.min(values.size(), from + MAX_IN_OPERANDS)))));
+        }
+        return any(parts.toArray(Condition[]::new));
+    }
+
+    int MAX_IN_OPERANDS = 100;
+
     /** {@code path < value} on a nested document path (each segment is one attribute or map key name). */
     static Condition pathLessThan(List<String> path, AttributeValue value) {
         return new PathComparison(List.copyOf(path), "<", value);
@@ -98,6 +112,12 @@ public sealed interface Condition {
     record PathFunction(String function, List<String> path) implements Condition {
         public String render(Placeholders p) {
             return function + "(" + p.path(path) + ")";
+        }
+    }
+
+    record In(String name, List<AttributeValue> values) implements Condition {
+        public String render(Placeholders p) {
+            return p.name(name) + " IN (" + values.stream().map(p::value).collect(Collectors.joining(", ")) + ")";
         }
     }
 

@@ -1,0 +1,129 @@
+package dev.cairn.platform.auth;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.auth.Caller.Role;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The ONE authorization point of the API. The bearer JWT is verified by smallrye-jwt (lazily: proactive
+ * authentication is off, so a bad token becomes a problem+json 401 here rather than a bare 401 earlier); then:
+ * safe methods need {@code cairn-reader}, writes {@code cairn-writer}, and {@link AdminOnly} routes or a
+ * {@code ?cascade=transactional} write {@code cairn-admin}. Workspace routes check the {@code workspaces} claim
+ * and answer an out-of-scope workspace exactly like a missing one.
+ */
+public class AccessControl {
+
+    public static final String WORKSPACES_CLAIM = "workspaces";
+    private static final Uni<Response> PROCEED = Uni.createFrom().nullItem();
+
+    private final CairnConfig config;
+    private final CurrentIdentityAssociation identities;
+
+    public AccessControl(CairnConfig config, CurrentIdentityAssociation identities) {
+        this.config = config;
+        this.identities = identities;
+    }
+
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
+    public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
+        if (!config.auth().enabled()) {
+            return PROCEED;
+        }
+        boolean tokenPresented = request.getHeaderString("Authorization") != null;
+        return identities.getDeferredIdentity()
+                .onFailure(AuthenticationFailedException.class).transform(e -> unauthenticated(
+                        "the bearer token was refused: it is malformed, expired, not signed by a trusted key, "
+                                + "or from another issuer", true))
+                .map(identity -> {
+                    Caller caller = caller(identity, tokenPresented);
+                    Role needed = neededRole(request, resource);
+                    if (!caller.has(needed)) {
+                        throw new CairnException(new CairnError.Forbidden(
+                                "this request needs the role " + needed.group(), needed.group()));
+                    }
+                    checkScope(caller, request, resource);
+                    caller.bind();
+                    return null;
+                });
+    }
+
+    private static Caller caller(SecurityIdentity identity, boolean tokenPresented) {
+        if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
+            throw unauthenticated(tokenPresented ? "the bearer token was refused" : "a bearer token is required",
+                    tokenPresented);
+        }
+        Set<Role> roles = EnumSet.noneOf(Role.class);
+        for (String group : identity.getRoles()) {
+            Role role = Role.ofGroup(group);
+            if (role != null) {
+                roles.add(role);
+            }
+        }
+        return Caller.of(token.getName(), roles, workspaces(token.getClaim(WORKSPACES_CLAIM)));
+    }
+
+    /** The {@code workspaces} claim: a list of ids or {@code "*"}; missing means no workspace at all (fail closed). */
+    static List<String> workspaces(Object claim) {
+        var out = new ArrayList<String>();
+        if (claim instanceof JsonArray array) {
+            for (JsonValue value : array) {
+                out.add(value instanceof JsonString s ? s.getString() : value.toString());
+            }
+        } else if (claim instanceof Collection<?> values) {
+            values.forEach(v -> out.add(v instanceof JsonString s ? s.getString() : String.valueOf(v)));
+        } else if (claim instanceof JsonString s) {
+            out.add(s.getString());
+        } else if (claim instanceof String s) {
+            out.add(s);
+        }
+        return out;
+    }
+
+    private static Role neededRole(ContainerRequestContext request, ResourceInfo resource) {
+        if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(AdminOnly.class)) {
+            return Role.ADMIN;
+        }
+        String method = request.getMethod();
+        if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")) {
+            return Role.READER;
+        }
+        List<String> cascade = request.getUriInfo().getQueryParameters().get("cascade");
+        return cascade != null && cascade.contains("transactional") ? Role.ADMIN : Role.WRITER;
+    }
+
+    private static void checkScope(Caller caller, ContainerRequestContext request, ResourceInfo resource) {
+        Class<?> type = resource.getResourceClass();
+        WorkspaceScoped scoped = type == null ? null : type.getAnnotation(WorkspaceScoped.class);
+        if (scoped == null || caller.allWorkspaces()) {
+            return;
+        }
+        String workspace = request.getUriInfo().getPathParameters().getFirst(scoped.value());
+        if (workspace != null && !caller.canSee(workspace)) {
+            throw new CairnException(new CairnError.NotFound("workspace " + workspace + " does not exist"));
+        }
+    }
+
+    private static CairnException unauthenticated(String detail, boolean tokenPresented) {
+        return new CairnException(new CairnError.Unauthenticated(detail, tokenPresented));
+    }
+}

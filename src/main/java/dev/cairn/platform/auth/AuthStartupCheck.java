@@ -1,0 +1,44 @@
+package dev.cairn.platform.auth;
+
+import dev.cairn.platform.CairnConfig;
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.Config;
+import org.jboss.logging.Logger;
+
+/** Fails closed: with authentication on, the service does not start without a verification key and an issuer. */
+@Singleton
+public class AuthStartupCheck {
+
+    private static final Logger LOG = Logger.getLogger(AuthStartupCheck.class);
+
+    void check(@Observes @Priority(1) StartupEvent event, CairnConfig cairn, Config config) {
+        if (!cairn.auth().enabled()) {
+            if (LaunchMode.current() == LaunchMode.DEVELOPMENT) {
+                LOG.warn("Authentication is OFF in dev mode (cairn.auth.enabled=false): every request is served "
+                        + "without a token, with every role and every workspace");
+            } else {
+                LOG.warn("Authentication is OFF (cairn.auth.enabled=false)");
+            }
+            return;
+        }
+        boolean key = present(config, "mp.jwt.verify.publickey.location") || present(config, "mp.jwt.verify.publickey");
+        boolean issuer = present(config, "mp.jwt.verify.issuer");
+        if (!key || !issuer) {
+            throw new IllegalStateException("Authentication is on (cairn.auth.enabled=true) but "
+                    + (key ? "" : "no JWT verification key is configured (set mp.jwt.verify.publickey.location to a PEM "
+                    + "or JWKS file or URL)") + (!key && !issuer ? " and " : "")
+                    + (issuer ? "" : "no token issuer is configured (set mp.jwt.verify.issuer)")
+                    + "; refusing to start. Set cairn.auth.enabled=false only where no one else can reach the service.");
+        }
+        LOG.infof("Authentication is on: bearer JWTs from issuer %s", config.getValue("mp.jwt.verify.issuer", String.class));
+    }
+
+    private static boolean present(Config config, String name) {
+        // NONE is smallrye-jwt's placeholder for "not set" in dev and test builds.
+        return config.getOptionalValue(name, String.class).filter(v -> !v.isBlank() && !v.equals("NONE")).isPresent();
+    }
+}

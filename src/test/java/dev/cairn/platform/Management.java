@@ -1,0 +1,19 @@
+package dev.cairn.platform;
+
+import io.restassured.specification.RequestSpecification;
+
+import static io.restassured.RestAssured.given;
+
+/** Requests to the management interface (health, metrics, API documents), which is not the public port. */
+public final class Management {
+
+    /** Quarkus' default management port in test mode (quarkus.management.test-port). */
+    public static final int TEST_PORT = 9001;
+
+    private Management() {
+    }
+
+    public static RequestSpecification management() {
+        return given().port(TEST_PORT);
+    }
+}

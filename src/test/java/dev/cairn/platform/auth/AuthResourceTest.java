@@ -1,0 +1,225 @@
+package dev.cairn.platform.auth;
+
+import dev.cairn.platform.TestTokens;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+/** Bearer JWTs, roles and tenant scope, with authentication on and tokens signed by the test key pair. */
+@QuarkusTest
+@TestProfile(AuthEnabledProfile.class)
+class AuthResourceTest {
+
+    static final String PROBLEM = "application/problem+json";
+
+    static String unique(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static RequestSpecification as(String bearer) {
+        return given().header("Authorization", bearer);
+    }
+
+    static String workspaceJson(String id) {
+        return "{\"id\":\"" + id + "\",\"displayName\":\"W\",\"region\":\"eu-west-1\",\"seatLimit\":5}";
+    }
+
+    static void createWorkspaceWithActiveProjects(String id, int projects) {
+        as(TestTokens.admin()).contentType(ContentType.JSON).body(workspaceJson(id)).post("/workspaces").then().statusCode(201);
+        for (int i = 0; i < projects; i++) {
+            as(TestTokens.admin()).contentType(ContentType.JSON)
+                    .body("{\"title\":\"P" + i + "\",\"status\":\"ACTIVE\",\"createdBy\":\"ann\"}")
+                    .post("/workspaces/{id}/projects", id).then().statusCode(201);
+        }
+    }
+
+    @Test
+    void aRequestWithoutATokenIs401ProblemWithABearerChallenge() {
+        given().get("/workspaces/{id}", unique("ws")).then().statusCode(401).contentType(PROBLEM)
+                .header("WWW-Authenticate", "Bearer").body("code", equalTo("Unauthenticated"))
+                .body("status", equalTo(401)).body("detail", equalTo("a bearer token is required"));
+        given().get("/access-patterns").then().statusCode(401).contentType(PROBLEM);
+        given().contentType(ContentType.JSON).body(workspaceJson(unique("ws"))).post("/workspaces")
+                .then().statusCode(401).contentType(PROBLEM);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"expired", "wrongIssuer", "wrongSignature", "algNone", "garbage", "notBearer"})
+    void aRefusedTokenIs401WithInvalidTokenAndWritesNothing(String kind) {
+        String header = switch (kind) {
+            case "expired" -> "Bearer " + TestTokens.expired();
+            case "wrongIssuer" -> "Bearer " + TestTokens.wrongIssuer();
+            case "wrongSignature" -> "Bearer " + TestTokens.wrongSignature();
+            case "algNone" -> "Bearer " + TestTokens.algNone();
+            case "garbage" -> "Bearer not.a.jwt";
+            default -> "Basic " + java.util.Base64.getEncoder().encodeToString("admin:admin".getBytes());
+        };
+        String ws = unique("ws");
+        Response refused = as(header).contentType(ContentType.JSON).body(workspaceJson(ws)).post("/workspaces");
+        refused.then().statusCode(401).contentType(PROBLEM).body("code", equalTo("Unauthenticated"));
+        assertThat(refused.header("WWW-Authenticate")).startsWith("Bearer");
+        as(TestTokens.admin()).get("/workspaces/{id}", ws).then().statusCode(404);
+    }
+
+    @Test
+    void aReaderReadsButCannotWrite() {
+        String ws = unique("ws");
+        createWorkspaceWithActiveProjects(ws, 1);
+        String reader = TestTokens.bearer("rita", List.of("*"), "cairn-reader");
+        as(reader).get("/workspaces/{id}", ws).then().statusCode(200).body("id", equalTo(ws));
+        as(reader).contentType(ContentType.JSON).body("{\"seatLimit\":9}").patch("/workspaces/{id}", ws)
+                .then().statusCode(403).contentType(PROBLEM).body("code", equalTo("Forbidden"))
+                .body("requiredRole", equalTo("cairn-writer"));
+        as(reader).contentType(ContentType.JSON).body(workspaceJson(unique("ws"))).post("/workspaces")
+                .then().statusCode(403).contentType(PROBLEM);
+        as(reader).get("/workspaces/{id}", ws).then().statusCode(200).body("seatLimit", equalTo(5));
+    }
+
+    @Test
+    void aWriterWritesButNeedsAdminForTransactionalCascadesAndReferencedDeletes() {
+        String ws = unique("ws");
+        String writer = TestTokens.bearer("wendy", List.of("*"), "cairn-writer");
+        as(writer).contentType(ContentType.JSON).body(workspaceJson(ws)).post("/workspaces").then().statusCode(201);
+        as(writer).contentType(ContentType.JSON).body("{\"seatLimit\":9}").patch("/workspaces/{id}", ws)
+                .then().statusCode(200).body("seatLimit", equalTo(9));
+
+        String team = unique("team");
+        as(writer).contentType(ContentType.JSON).body("{\"id\":\"" + team + "\",\"name\":\"T\",\"country\":\"AU\",\"ranking\":3}")
+                .post("/teams").then().statusCode(201);
+        as(writer).contentType(ContentType.JSON).body("{\"name\":\"T2\"}").queryParam("cascade", "transactional")
+                .patch("/teams/{id}", team).then().statusCode(403).contentType(PROBLEM)
+                .body("requiredRole", equalTo("cairn-admin"));
+        as(writer).delete("/teams/{id}", team).then().statusCode(403).body("requiredRole", equalTo("cairn-admin"));
+        as(writer).contentType(ContentType.JSON).body("{\"name\":\"T2\"}").queryParam("cascade", "eventual")
+                .patch("/teams/{id}", team).then().statusCode(200);
+
+        String admin = TestTokens.admin();
+        as(admin).contentType(ContentType.JSON).body("{\"name\":\"T3\"}").queryParam("cascade", "transactional")
+                .patch("/teams/{id}", team).then().statusCode(200);
+        as(admin).delete("/teams/{id}", team).then().statusCode(204);
+    }
+
+    @Test
+    void aTokenWithoutCairnRolesIsForbiddenEverywhere() {
+        String nobody = TestTokens.bearer("nobody", List.of("*"), "some-other-app");
+        as(nobody).get("/workspaces/{id}", unique("ws")).then().statusCode(403).contentType(PROBLEM)
+                .body("requiredRole", equalTo("cairn-reader"));
+    }
+
+    @Test
+    void aTenantCannotReadListChangeOrDeleteAnotherTenantsWorkspace() {
+        String mine = unique("ws-a");
+        String theirs = unique("ws-b");
+        createWorkspaceWithActiveProjects(mine, 1);
+        createWorkspaceWithActiveProjects(theirs, 1);
+        String theirProject = as(TestTokens.admin()).get("/workspaces/{id}/projects", theirs).then().statusCode(200)
+                .extract().path("items[0].id");
+        String tenant = TestTokens.bearer("alice", List.of(mine), "cairn-writer");
+        String missing = unique("ws-missing");
+
+        // Out of scope answers exactly like a missing workspace: same status, code and detail shape.
+        Response outOfScope = as(tenant).get("/workspaces/{id}", theirs);
+        Response absent = as(TestTokens.admin()).get("/workspaces/{id}", missing);
+        outOfScope.then().statusCode(404).contentType(PROBLEM).body("code", equalTo("NotFound"));
+        assertThat(outOfScope.jsonPath().getString("detail").replace(theirs, "X"))
+                .isEqualTo(absent.jsonPath().getString("detail").replace(missing, "X"));
+
+        as(tenant).get("/workspaces/{id}", mine).then().statusCode(200);
+        as(tenant).queryParam("include", "projects").get("/workspaces/{id}", theirs).then().statusCode(404);
+        as(tenant).get("/workspaces/{id}/projects", theirs).then().statusCode(404);
+        as(tenant).get("/workspaces/{id}/projects/{p}", theirs, theirProject).then().statusCode(404);
+        as(tenant).contentType(ContentType.JSON).body("{\"seatLimit\":1}").patch("/workspaces/{id}", theirs)
+                .then().statusCode(404);
+        as(tenant).contentType(ContentType.JSON).body("{\"title\":\"x\"}")
+                .patch("/workspaces/{id}/projects/{p}", theirs, theirProject).then().statusCode(404);
+        as(tenant).contentType(ContentType.JSON).body("{\"title\":\"P\",\"status\":\"ACTIVE\",\"createdBy\":\"x\"}")
+                .post("/workspaces/{id}/projects", theirs).then().statusCode(404);
+        as(tenant).delete("/workspaces/{id}/projects/{p}", theirs, theirProject).then().statusCode(404);
+        as(tenant).contentType(ContentType.JSON).body(workspaceJson(unique("ws-c"))).post("/workspaces")
+                .then().statusCode(403).contentType(PROBLEM).body("code", equalTo("Forbidden"));
+
+        // Nothing of theirs changed.
+        as(TestTokens.admin()).get("/workspaces/{id}", theirs).then().statusCode(200).body("seatLimit", equalTo(5));
+        as(TestTokens.admin()).get("/workspaces/{id}/projects/{p}", theirs, theirProject).then().statusCode(200)
+                .body("title", equalTo("P0"));
+    }
+
+    @Test
+    void theStatusListingShowsOnlyTheCallersWorkspacesAndStarSeesAll() {
+        String mine = unique("ws-a");
+        String theirs = unique("ws-b");
+        createWorkspaceWithActiveProjects(mine, 2);
+        createWorkspaceWithActiveProjects(theirs, 2);
+
+        List<String> seenByTenant = activeWorkspaces(TestTokens.bearer("alice", List.of(mine), "cairn-reader"));
+        assertThat(seenByTenant).contains(mine).doesNotContain(theirs).containsOnly(mine);
+        List<String> seenByAll = activeWorkspaces(TestTokens.bearer("root", List.of("*"), "cairn-reader"));
+        assertThat(seenByAll).contains(mine, theirs);
+
+        String noScope = TestTokens.bearer("nobody", null, "cairn-reader");
+        as(noScope).queryParam("status", "ACTIVE").get("/projects").then().statusCode(200)
+                .body("items.size()", equalTo(0)).header("X-DynamoDB-Calls", "0");
+        as(noScope).get("/workspaces/{id}", mine).then().statusCode(404);
+    }
+
+    private static List<String> activeWorkspaces(String bearer) {
+        var seen = new java.util.ArrayList<String>();
+        String cursor = null;
+        do {
+            var request = as(bearer).queryParam("status", "ACTIVE").queryParam("limit", "100");
+            if (cursor != null) {
+                request.queryParam("cursor", cursor);
+            }
+            var page = request.get("/projects").then().statusCode(200).extract().jsonPath();
+            seen.addAll(page.getList("items.workspaceId"));
+            cursor = page.getString("next");
+        } while (cursor != null);
+        return seen;
+    }
+
+    @Test
+    void aCursorTakenByOneTenantGivesAnotherNoData() {
+        String mine = unique("ws-a");
+        String theirs = unique("ws-b");
+        createWorkspaceWithActiveProjects(mine, 3);
+        createWorkspaceWithActiveProjects(theirs, 3);
+        String alice = TestTokens.bearer("alice", List.of(mine), "cairn-reader");
+        String bob = TestTokens.bearer("bob", List.of(theirs), "cairn-reader");
+
+        String aliceCursor = as(alice).queryParam("limit", "1").get("/workspaces/{id}/projects", mine)
+                .then().statusCode(200).extract().path("next");
+        assertThat(aliceCursor).isNotNull();
+        as(bob).queryParam("cursor", aliceCursor).get("/workspaces/{id}/projects", mine).then().statusCode(404);
+        as(bob).queryParam("cursor", aliceCursor).get("/workspaces/{id}/projects", theirs).then().statusCode(400)
+                .contentType(PROBLEM).body("code", equalTo("InvalidCursor"));
+
+        String aliceStatusCursor = as(alice).queryParam("status", "ACTIVE").queryParam("limit", "1").get("/projects")
+                .then().statusCode(200).extract().path("next");
+        assertThat(aliceStatusCursor).isNotNull();
+        as(bob).queryParam("status", "ACTIVE").queryParam("cursor", aliceStatusCursor).get("/projects")
+                .then().statusCode(400).contentType(PROBLEM).body("code", equalTo("InvalidCursor"));
+    }
+
+    @Test
+    void aTokenMintedByTheReadmeScriptIsAccepted() throws Exception {
+        var process = new ProcessBuilder("bash", "deploy/auth/mint-token.sh", "-k", "src/test/resources/auth/test-private-key.pem",
+                "-i", TestTokens.ISSUER, "-g", "cairn-reader", "-w", "*").redirectErrorStream(true).start();
+        String token = new String(process.getInputStream().readAllBytes()).trim();
+        assertThat(process.waitFor()).isZero();
+        as("Bearer " + token).get("/access-patterns").then().statusCode(200);
+        as("Bearer " + token).contentType(ContentType.JSON).body(workspaceJson(unique("ws"))).post("/workspaces")
+                .then().statusCode(403);
+    }
+}
