@@ -29,6 +29,18 @@ public interface CairnConfig {
 
     LocalDynamodb localDynamodb();
 
+    Workspace workspace();
+
+    interface Workspace {
+        /**
+         * Shards of the project status index ({@code STATUS#ACTIVE#07}); a listing reads them all in parallel.
+         * Only ever raise it: projects indexed under a smaller count stay inside every larger one.
+         */
+        @WithDefault("4")
+        @io.smallrye.config.WithName("status-shards")
+        int statusShards();
+    }
+
     Auth auth();
 
     interface Auth {

@@ -47,12 +47,21 @@ public class EntityResources {
     public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
                                          Long ifMatch, Set<String> immutable, String what,
                                          java.util.function.Predicate<T> visible) {
+        return mergePatch(spec, key, type, body, ifMatch, immutable, what, visible, (current, patched) -> { });
+    }
+
+    /** As above, with a rule on the change itself ({@code rule(current, patched)} throws to refuse it). */
+    public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
+                                         Long ifMatch, Set<String> immutable, String what,
+                                         java.util.function.Predicate<T> visible,
+                                         java.util.function.BiConsumer<T, T> rule) {
         Uni<Stored<T>> attempt = find(spec, key, what).chain(current -> {
             if (!visible.test(current.value())) {
                 return Uni.createFrom().failure(notFound(what));
             }
             Http.requireVersion(what, ifMatch, current.version());
             T patched = patcher.apply(current.value(), type, body, immutable);
+            rule.accept(current.value(), patched);
             if (patched.equals(current.value())) {
                 // Nothing changed: no write, and the version (the ETag) stays.
                 return Uni.createFrom().item(current);

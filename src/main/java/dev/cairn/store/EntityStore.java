@@ -6,6 +6,7 @@ import dev.cairn.core.entity.Stored;
 import dev.cairn.core.expr.Update;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.CursorCodec;
+import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
@@ -162,6 +163,65 @@ public class EntityStore {
 
     public <T> Uni<Page<Stored<T>>> page(EntitySpec<T> spec, QuerySpec query, String cursor) {
         return page(query, cursor).map(p -> p.map(spec::fromItem));
+    }
+
+    // --- fan-out reads over write shards -------------------------------------------------------------------
+
+    /**
+     * One merged page of a sharded listing: the shards that are not exhausted are read in parallel (1 Query each)
+     * and merged in sort order. {@code listing} builds the listing for a shard count: {@code shards} for a first
+     * page, the count signed into the cursor for the next ones.
+     */
+    public Uni<Page<Map<String, AttributeValue>>> fanOutPage(java.util.function.IntFunction<FanOut> listing, int shards,
+                                                             String cursor) {
+        return deferred(() -> {
+            FanOut fanOut;
+            List<FanOut.Position> positions;
+            if (cursor == null) {
+                fanOut = listing.apply(shards);
+                positions = fanOut.positions(null);
+            } else {
+                Map<String, AttributeValue> state = cursors.decode(listing.apply(1).binding(), cursor);
+                try {
+                    fanOut = listing.apply(FanOut.shardCount(state));
+                    positions = fanOut.positions(state);
+                } catch (IllegalArgumentException e) {
+                    throw new dev.cairn.core.CairnException(new dev.cairn.core.CairnError.InvalidCursor(
+                            "the cursor is malformed, was altered, or belongs to another query"));
+                }
+            }
+            return readShards(fanOut, positions, Map.of()).map(pages -> mergedPage(fanOut, positions, pages));
+        });
+    }
+
+    /**
+     * Reads the shards of a fan-out that still have items, in parallel, each from its position; {@code replacing}
+     * swaps a shard's query (a first page that also reads the parent item next to the shard's children).
+     */
+    public Uni<List<FanOut.ShardPage>> readShards(FanOut listing, List<FanOut.Position> positions,
+                                                  Map<Integer, QuerySpec> replacing) {
+        var reads = new ArrayList<Uni<FanOut.ShardPage>>();
+        for (int i = 0; i < listing.shards().size(); i++) {
+            FanOut.Position position = positions.get(i);
+            if (position.done()) {
+                continue;
+            }
+            int shard = i;
+            QuerySpec query = replacing.getOrDefault(shard, listing.shards().get(shard));
+            reads.add(gateway.query(query.toRequest(settings.table(), position.startKey()))
+                    .map(r -> new FanOut.ShardPage(shard, r.items(), hasMore(r) ? r.lastEvaluatedKey() : null)));
+        }
+        if (reads.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Uni.join().all(reads).andFailFast();
+    }
+
+    /** The merged page of shard answers, with its signed cursor. */
+    public Page<Map<String, AttributeValue>> mergedPage(FanOut listing, List<FanOut.Position> positions,
+                                                       List<FanOut.ShardPage> pages) {
+        FanOut.Merged merged = listing.merge(positions, pages);
+        return new Page<>(merged.items(), cursors.encode(listing.binding(), merged.next()));
     }
 
     /** Every item the query selects, page after page (more than one call only past 1 MB or the limit). */

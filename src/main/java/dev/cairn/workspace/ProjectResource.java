@@ -13,7 +13,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 
 import java.util.List;
 
-/** Projects across workspaces by status: one Query of gsi1 (eventually consistent), never a Scan. */
+/** Projects across workspaces by status: a fan-out over the shards of gsi1 (eventually consistent), never a Scan. */
 @Path("/projects")
 @Produces(MediaType.APPLICATION_JSON)
 public class ProjectResource {
@@ -25,7 +25,8 @@ public class ProjectResource {
     }
 
     /**
-     * A caller scoped to some workspaces sees only their projects (a filter on the same Query, so a page may hold
+     * One round of parallel Queries, one per shard of the status index ({@code STATUS#ACTIVE}, {@code #01}, …),
+     * merged newest first; the cursor keeps each shard's position. A caller scoped to some workspaces sees only their projects (a filter on the same Query, so a page may hold
      * fewer than {@code limit} projects and still have a cursor); a caller scoped to none gets an empty page, 0 calls.
      */
     @GET
@@ -36,8 +37,10 @@ public class ProjectResource {
         if (!caller.allWorkspaces() && caller.workspaceList().isEmpty()) {
             return Uni.createFrom().item(new Page<>(List.of(), null));
         }
-        var query = WorkspaceModel.projectsByStatus(wanted, pageSize, caller.allWorkspaces() ? null : caller.workspaceList());
-        return store.page(WorkspaceModel.PROJECT, query, cursor).map(page -> page.map(ProjectView::of));
+        List<String> scope = caller.allWorkspaces() ? null : caller.workspaceList();
+        return store.fanOutPage(shards -> WorkspaceModel.projectsByStatusShards(wanted, shards, pageSize, scope),
+                        WorkspaceModel.statusShards(), cursor)
+                .map(page -> page.map(item -> ProjectView.of(WorkspaceModel.PROJECT.fromItem(item))));
     }
 
     private static ProjectStatus status(String value) {

@@ -8,6 +8,7 @@ import dev.cairn.core.item.RecordCodec;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -22,6 +23,13 @@ import java.util.List;
 public final class WorkspaceModel {
 
     static final KeyTemplate WS = KeyTemplate.of("WS#{workspaceId}");
+    /** Write shard k ≥ 1 of a workspace; shard 0 is the workspace's own partition. */
+    static final KeyTemplate WS_SHARD = KeyTemplate.of("WS#{workspaceId}#{shard}");
+    static final KeyTemplate STATUS_SHARD = KeyTemplate.of("STATUS#{status}#{shard}");
+    public static final int MAX_SHARDS = 32;
+    private static final java.util.regex.Pattern SHARDED_ID = java.util.regex.Pattern.compile(".*_(\\d{2})");
+    /** Shards of the status index (cairn.workspace.status-shards); set once at startup, only ever grown. */
+    private static volatile int statusShards = 1;
     static final String WORKSPACE_SK = "WORKSPACE";
     static final KeyTemplate PROJ = KeyTemplate.of("PROJ#{projectId}");
     static final KeyTemplate STATUS = KeyTemplate.of("STATUS#{status}");
@@ -29,8 +37,9 @@ public final class WorkspaceModel {
     static final EntitySpec<Workspace> WORKSPACE = EntitySpec.builder("Workspace", RecordCodec.<Workspace>builder()
                     .string("id", Workspace::id).string("displayName", Workspace::displayName)
                     .string("region", Workspace::region).number("seatLimit", Workspace::seatLimit)
+                    .number("shards", Workspace::shards)
                     .build(f -> new Workspace(f.string("id"), f.string("displayName"), f.string("region"),
-                            f.integer("seatLimit"))))
+                            f.integer("seatLimit"), f.integer("shards"))))
             .key(w -> workspaceKey(w.id()))
             .build();
 
@@ -41,7 +50,8 @@ public final class WorkspaceModel {
                     .build(f -> new Project(f.string("workspaceId"), f.string("id"), f.string("title"),
                             ProjectStatus.valueOf(f.string("status")), f.string("createdBy"))))
             .key(p -> projectKey(p.workspaceId(), p.id()))
-            .index(Index.GSI1, p -> IndexKey.of(STATUS.render(p.status().name()), PROJ.render(p.id())))
+            .index(Index.GSI1, p -> IndexKey.of(statusPartition(p.status(), shardOf(p.id(), statusShards)),
+                    PROJ.render(p.id())))
             .build();
 
     private WorkspaceModel() {
@@ -51,14 +61,79 @@ public final class WorkspaceModel {
         return PrimaryKey.of(WS.render(workspaceId), WORKSPACE_SK);
     }
 
+    /** A project lives in the write shard its id names (ids of sharded workspaces end in {@code _NN}). */
     static PrimaryKey projectKey(String workspaceId, String projectId) {
-        return PrimaryKey.of(WS.render(workspaceId), PROJ.render(projectId));
+        return PrimaryKey.of(workspacePartition(workspaceId, shardOfId(projectId)), PROJ.render(projectId));
     }
 
-    /** A workspace's projects, newest first. */
+    static String workspacePartition(String workspaceId, int shard) {
+        return shard == 0 ? WS.render(workspaceId) : WS_SHARD.render(workspaceId, twoDigits(shard));
+    }
+
+    static String statusPartition(ProjectStatus status, int shard) {
+        return shard == 0 ? STATUS.render(status.name()) : STATUS_SHARD.render(status.name(), twoDigits(shard));
+    }
+
+    /**
+     * The id of a new project of a workspace with {@code shards} write shards: the time-ordered id itself when
+     * unsharded, else the id plus {@code _NN}, NN = a stable hash of the id modulo the shard count. The shard
+     * travels with the id, so reading a project by id never needs the shard count (1 GetItem), and growing the
+     * shard count never moves a project.
+     */
+    static String projectIdFor(String timeOrderedId, int shards) {
+        return shards <= 1 ? timeOrderedId : timeOrderedId + "_" + twoDigits(shardOf(timeOrderedId, shards));
+    }
+
+    /** The write shard a project id names; 0 for unsharded ids (and for anything that is not a shard suffix). */
+    static int shardOfId(String projectId) {
+        var matcher = SHARDED_ID.matcher(projectId);
+        if (!matcher.matches()) {
+            return 0;
+        }
+        int shard = Integer.parseInt(matcher.group(1));
+        return shard < MAX_SHARDS ? shard : 0;
+    }
+
+    /** Stable across JVMs and releases: CRC-32 of the UTF-8 id. */
+    static int shardOf(String id, int shards) {
+        if (shards <= 1) {
+            return 0;
+        }
+        var crc = new java.util.zip.CRC32();
+        crc.update(id.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % shards);
+    }
+
+    private static String twoDigits(int shard) {
+        return shard < 10 ? "0" + shard : Integer.toString(shard);
+    }
+
+    static int statusShards() {
+        return statusShards;
+    }
+
+    static void statusShards(int shards) {
+        if (shards < 1 || shards > MAX_SHARDS) {
+            throw new IllegalArgumentException("status shards must be 1 to " + MAX_SHARDS);
+        }
+        statusShards = shards;
+    }
+
+    /** A workspace's projects, newest first (its unsharded partition). */
     static QuerySpec projectsNewestFirst(String workspaceId, int limit) {
-        return QuerySpec.table(WS.render(workspaceId)).sort(SortCondition.beginsWith(PROJ.prefix()))
+        return projectsNewestFirst(workspaceId, 0, limit);
+    }
+
+    /** The projects of one write shard, newest first. */
+    static QuerySpec projectsNewestFirst(String workspaceId, int shard, int limit) {
+        return QuerySpec.table(workspacePartition(workspaceId, shard)).sort(SortCondition.beginsWith(PROJ.prefix()))
                 .descending().limit(limit).consistent().build();
+    }
+
+    /** Every write shard's listing, for a fan-out read. */
+    static FanOut projectShards(String workspaceId, int shards, int limit) {
+        return FanOut.of(java.util.stream.IntStream.range(0, shards)
+                .mapToObj(shard -> projectsNewestFirst(workspaceId, shard, limit)).toList());
     }
 
     /** The workspace followed by its newest projects: one Query. */
@@ -77,11 +152,21 @@ public final class WorkspaceModel {
      * cursor: a cursor of one tenant's listing cannot be replayed by a caller with another scope).
      */
     static QuerySpec projectsByStatus(ProjectStatus status, int limit, List<String> workspaces) {
-        var query = QuerySpec.on(Index.GSI1, STATUS.render(status.name())).sort(SortCondition.beginsWith(PROJ.prefix()))
+        return projectsByStatus(status, 0, limit, workspaces);
+    }
+
+    static QuerySpec projectsByStatus(ProjectStatus status, int shard, int limit, List<String> workspaces) {
+        var query = QuerySpec.on(Index.GSI1, statusPartition(status, shard)).sort(SortCondition.beginsWith(PROJ.prefix()))
                 .descending().limit(limit);
         if (workspaces != null) {
             query.filter(Condition.in("workspaceId", workspaces.stream().map(AttributeValue::fromS).toList()));
         }
         return query.build();
+    }
+
+    /** The status listing over every shard of the status index, for a fan-out read. */
+    static FanOut projectsByStatusShards(ProjectStatus status, int shards, int limit, List<String> workspaces) {
+        return FanOut.of(java.util.stream.IntStream.range(0, shards)
+                .mapToObj(shard -> projectsByStatus(status, shard, limit, workspaces)).toList());
     }
 }

@@ -1,6 +1,8 @@
 package dev.cairn.workspace;
 
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.TimeOrderedIds;
+import dev.cairn.core.query.FanOut;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.write.TransactionPlan;
@@ -29,8 +31,11 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static dev.cairn.workspace.WorkspaceModel.PROJECT;
@@ -45,11 +50,13 @@ public class WorkspaceResource {
     private final EntityStore store;
     private final EntityResources entities;
     private final TimeOrderedIds ids;
+    private final WorkspaceShards shards;
 
-    public WorkspaceResource(EntityStore store, EntityResources entities, TimeOrderedIds ids) {
+    public WorkspaceResource(EntityStore store, EntityResources entities, TimeOrderedIds ids, WorkspaceShards shards) {
         this.store = store;
         this.entities = entities;
         this.ids = ids;
+        this.shards = shards;
     }
 
     @POST
@@ -57,16 +64,21 @@ public class WorkspaceResource {
     public Uni<RestResponse<WorkspaceView>> create(@Valid @NotNull Workspace workspace, @Context UriInfo uri) {
         Caller.current().requireCreatable(workspace.id());
         return store.create(WORKSPACE, workspace)
+                .invoke(stored -> shards.remember(workspace.id(), workspace.shards()))
                 .map(stored -> Responses.created(uri, workspace.id(), stored, WorkspaceView.of(stored)));
     }
 
-    /** The settings (1 GetItem), or with {@code ?include=projects} the settings and newest projects (1 Query). */
+    /**
+     * The settings (1 GetItem), or with {@code ?include=projects} the settings and newest projects: one round of
+     * parallel Queries, one per write shard, the first of which also returns the workspace item.
+     */
     @GET
     @Path("/{id}")
     public Uni<RestResponse<WorkspaceView>> get(@RestPath String id, @RestQuery String include, @RestQuery String limit) {
         Http.id("id", id);
         if (include == null) {
             return entities.find(WORKSPACE, WorkspaceModel.workspaceKey(id), "workspace " + id)
+                    .invoke(stored -> shards.remember(id, stored.value().shards()))
                     .map(stored -> Responses.ok(stored, WorkspaceView.of(stored)));
         }
         if (!include.equals("projects")) {
@@ -79,43 +91,99 @@ public class WorkspaceResource {
     private record WorkspaceWithProjects(Stored<Workspace> workspace, Page<ProjectView> projects) {
     }
 
-    /** ONE Query: the workspace, then its newest projects; NotFound when the workspace does not exist. */
+    /**
+     * The workspace and the first page of its projects, newest first over every write shard. Shard 0 is the
+     * workspace's own partition, read with a Query that also returns the workspace item (it sorts right above the
+     * projects), so an unknown workspace is a 404 at no extra cost. The shard count is the cached one (1 when
+     * this replica has not seen the workspace); if the workspace item shows more shards, only the missing shards
+     * are read in a second round.
+     */
     private Uni<WorkspaceWithProjects> workspaceWithNewestProjects(String id, int pageSize) {
-        return entities.parentWithChildren(WorkspaceModel.workspaceWithNewestProjects(id, pageSize),
-                        WorkspaceModel.projectsNewestFirst(id, pageSize), WORKSPACE, PROJECT, "workspace " + id)
-                .map(found -> new WorkspaceWithProjects(found.parent(), found.children().map(ProjectView::of)));
+        Integer cached = shards.known(id);
+        int assumed = cached == null ? 1 : cached;
+        FanOut guess = WorkspaceModel.projectShards(id, assumed, pageSize);
+        List<FanOut.Position> start = guess.positions(null);
+        return store.readShards(guess, start, Map.of(0, WorkspaceModel.workspaceWithNewestProjects(id, pageSize)))
+                .chain(pages -> {
+                    var shardZero = pages.stream().filter(p -> p.shard() == 0).findFirst().orElseThrow();
+                    Map<String, AttributeValue> workspaceItem = shardZero.items().isEmpty() ? null : shardZero.items().get(0);
+                    if (workspaceItem == null || !WorkspaceModel.WORKSPACE_SK.equals(workspaceItem.get(TableSpec.SK).s())) {
+                        throw EntityResources.notFound("workspace " + id);
+                    }
+                    Stored<Workspace> workspace = WORKSPACE.fromItem(workspaceItem);
+                    int actual = workspace.value().shards();
+                    shards.remember(id, actual);
+                    var projectPages = new ArrayList<FanOut.ShardPage>();
+                    projectPages.add(new FanOut.ShardPage(0, shardZero.items().subList(1, shardZero.items().size()),
+                            shardZero.lastEvaluatedKey()));
+                    pages.stream().filter(p -> p.shard() != 0).forEach(projectPages::add);
+                    if (actual <= assumed) {
+                        return Uni.createFrom().item(page(workspace, guess, start, projectPages));
+                    }
+                    FanOut full = WorkspaceModel.projectShards(id, actual, pageSize);
+                    List<FanOut.Position> fullStart = full.positions(null);
+                    var missing = new ArrayList<>(fullStart);
+                    for (int shard = 0; shard < assumed; shard++) {
+                        missing.set(shard, FanOut.Position.DONE_POSITION);
+                    }
+                    return store.readShards(full, missing, Map.of()).map(more -> {
+                        projectPages.addAll(more);
+                        return page(workspace, full, fullStart, projectPages);
+                    });
+                });
     }
 
+    private WorkspaceWithProjects page(Stored<Workspace> workspace, FanOut listing, List<FanOut.Position> start,
+                                       List<FanOut.ShardPage> pages) {
+        Page<ProjectView> projects = store.mergedPage(listing, start, pages)
+                .map(item -> ProjectView.of(PROJECT.fromItem(item)));
+        return new WorkspaceWithProjects(workspace, projects);
+    }
+
+    /**
+     * A merge patch of the settings. {@code shards} may grow (1 to 32), never shrink: new projects spread over
+     * the new count, existing ones stay where their ids say, and listings read every shard.
+     */
     @PATCH
     @Path("/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     public Uni<RestResponse<WorkspaceView>> patch(@RestPath String id, @RestHeader("If-Match") String ifMatch, String patch) {
         Http.id("id", id);
         return entities.mergePatch(WORKSPACE, WorkspaceModel.workspaceKey(id), Workspace.class, patch,
-                        Http.ifMatch(ifMatch), Set.of("id"), "workspace " + id)
+                        Http.ifMatch(ifMatch), Set.of("id"), "workspace " + id, value -> true,
+                        (current, patched) -> {
+                            if (patched.shards() < current.shards()) {
+                                throw Http.invalid("shards", "can only grow (it is " + current.shards()
+                                        + "): projects already live in every shard up to that count");
+                            }
+                        })
+                .invoke(stored -> shards.remember(id, stored.value().shards()))
                 .map(stored -> Responses.ok(stored, WorkspaceView.of(stored)));
     }
 
-    /** Creates a project under an existing workspace: the existence check and the put are ONE transaction. */
+    /**
+     * Creates a project in an existing workspace: ONE conditional PutItem into the write shard the new id hashes
+     * to, when this replica knows the workspace; otherwise the workspace is read first (404 if missing).
+     * Workspaces are never deleted, so a known workspace needs no existence check on the hot partition.
+     */
     @POST
     @Path("/{id}/projects")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<RestResponse<ProjectView>> createProject(@RestPath String id, @Valid @NotNull Project.New body,
                                                         @Context UriInfo uri) {
         Http.id("id", id);
-        var project = new Project(id, ids.next(), body.title(), body.status(), body.createdBy());
-        var now = store.now();
-        var plan = TransactionPlan.of(List.of(
-                WriteAction.check("workspace", WorkspaceModel.workspaceKey(id), Expectation.present(null)),
-                WriteAction.create(PROJECT, project, now)));
-        var stored = new Stored<>(project, PROJECT.keyOf(project), 1, now, now);
-        return store.transact(plan)
-                .map(done -> Responses.created(uri, project.id(), stored, ProjectView.of(stored)));
+        return shards.count(id).chain(count -> {
+            var project = new Project(id, WorkspaceModel.projectIdFor(ids.next(), count), body.title(), body.status(),
+                    body.createdBy());
+            return store.create(PROJECT, project)
+                    .map(stored -> Responses.created(uri, project.id(), stored, ProjectView.of(stored)));
+        });
     }
 
     /**
-     * Newest first, 1 Query per page. The first page also reads the workspace item (it sorts just above the
-     * projects), so an unknown workspace is a 404 at no extra cost; later pages run begins_with PROJ#, descending.
+     * Newest first. The first page reads the workspace too (404 for an unknown one); every page is one round of
+     * parallel Queries, one per write shard still holding projects, merged newest first. The cursor keeps each
+     * shard's position.
      */
     @GET
     @Path("/{id}/projects")
@@ -125,8 +193,8 @@ public class WorkspaceResource {
         if (cursor == null) {
             return workspaceWithNewestProjects(id, pageSize).map(WorkspaceWithProjects::projects);
         }
-        return store.page(PROJECT, WorkspaceModel.projectsNewestFirst(id, pageSize), cursor)
-                .map(page -> page.map(ProjectView::of));
+        return store.fanOutPage(count -> WorkspaceModel.projectShards(id, count, pageSize), 1, cursor)
+                .map(page -> page.map(item -> ProjectView.of(PROJECT.fromItem(item))));
     }
 
     @GET

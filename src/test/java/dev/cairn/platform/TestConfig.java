@@ -33,6 +33,7 @@ final class TestConfig {
             }
             public Cascade cascade() { return () -> 16; }
             public Auth auth() { return () -> false; }
+            public Workspace workspace() { return () -> 4; }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {
                     public int port() { return 8765; }

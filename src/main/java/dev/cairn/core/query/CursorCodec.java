@@ -103,14 +103,55 @@ public final class CursorCodec {
                 out.writeUTF(entry.getKey());
                 out.writeUTF(entry.getValue().s());
             }
-            return bytes.toByteArray();
+            return deflate(bytes.toByteArray());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
+    /** Fan-out cursors hold one key per shard, mostly the same prefixes: deflating keeps them short for a URL. */
+    private static byte[] deflate(byte[] raw) {
+        var deflater = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_COMPRESSION, true);
+        try {
+            deflater.setInput(raw);
+            deflater.finish();
+            var out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[1024];
+            while (!deflater.finished()) {
+                out.write(buffer, 0, deflater.deflate(buffer));
+            }
+            return out.toByteArray();
+        } finally {
+            deflater.end();
+        }
+    }
+
+    private static byte[] inflate(byte[] compressed) throws IOException {
+        var inflater = new java.util.zip.Inflater(true);
+        try {
+            inflater.setInput(compressed);
+            var out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[1024];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(buffer);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new IOException("truncated");
+                }
+                out.write(buffer, 0, n);
+                if (out.size() > MAX_CURSOR_CHARS * 8) {
+                    throw new IOException("too large");
+                }
+            }
+            return out.toByteArray();
+        } catch (java.util.zip.DataFormatException e) {
+            throw new IOException(e);
+        } finally {
+            inflater.end();
+        }
+    }
+
     private static Map<String, AttributeValue> deserialize(byte[] payload) throws IOException {
-        var in = new DataInputStream(new java.io.ByteArrayInputStream(payload));
+        var in = new DataInputStream(new java.io.ByteArrayInputStream(inflate(payload)));
         int count = in.readUnsignedByte();
         var key = new LinkedHashMap<String, AttributeValue>();
         for (int i = 0; i < count; i++) {

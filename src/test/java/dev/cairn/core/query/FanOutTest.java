@@ -1,0 +1,107 @@
+package dev.cairn.core.query;
+
+import dev.cairn.core.expr.SortCondition;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FanOutTest {
+
+    static FanOut listing(int shards, int limit) {
+        return FanOut.of(IntStream.range(0, shards).mapToObj(i -> QuerySpec.table("P#" + i)
+                .sort(SortCondition.beginsWith("I#")).descending().limit(limit).build()).toList());
+    }
+
+    static Map<String, AttributeValue> item(int shard, String sort) {
+        return Map.of("pk", AttributeValue.fromS("P#" + shard), "sk", AttributeValue.fromS(sort));
+    }
+
+    /** A fake partition set: each shard's items sorted descending; a "query" answers up to limit after a start key. */
+    static FanOut.ShardPage read(List<List<String>> data, int shard, FanOut.Position position, int limit) {
+        List<String> all = data.get(shard);
+        int from = 0;
+        if (position.startKey() != null) {
+            from = all.indexOf(position.startKey().get("sk").s()) + 1;
+        }
+        int to = Math.min(all.size(), from + limit);
+        var items = all.subList(from, to).stream().map(sort -> item(shard, sort)).toList();
+        // DynamoDB returns a LastEvaluatedKey when it stopped at the limit, even if nothing follows.
+        return new FanOut.ShardPage(shard, items, to - from == limit ? item(shard, all.get(to - 1)) : null);
+    }
+
+    @Test
+    void pagingThroughRandomShardsReturnsEveryItemOnceInGlobalOrderAndSkipsDoneShards() {
+        var random = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            int shards = 1 + random.nextInt(8);
+            int limit = 1 + random.nextInt(6);
+            var data = new ArrayList<List<String>>();
+            var everything = new TreeMap<String, Integer>(java.util.Comparator.reverseOrder());
+            for (int s = 0; s < shards; s++) {
+                var sorts = new ArrayList<String>();
+                int count = random.nextInt(12);
+                for (int i = 0; i < count; i++) {
+                    String sort = "I#" + String.format("%06d", random.nextInt(1_000_000)) + "-" + s + "-" + i;
+                    sorts.add(sort);
+                    everything.put(sort, s);
+                }
+                sorts.sort(java.util.Comparator.reverseOrder());
+                data.add(sorts);
+            }
+            FanOut fanOut = listing(shards, limit);
+            var listed = new ArrayList<String>();
+            Map<String, AttributeValue> cursor = null;
+            int pages = 0;
+            do {
+                List<FanOut.Position> positions = fanOut.positions(cursor);
+                var answers = new ArrayList<FanOut.ShardPage>();
+                for (int s = 0; s < shards; s++) {
+                    if (!positions.get(s).done()) {
+                        answers.add(read(data, s, positions.get(s), limit));
+                    }
+                }
+                FanOut.Merged merged = fanOut.merge(positions, answers);
+                assertThat(merged.items().size()).isLessThanOrEqualTo(limit);
+                merged.items().forEach(i -> listed.add(i.get("sk").s()));
+                cursor = merged.next();
+                if (cursor != null) {
+                    assertThat(FanOut.shardCount(cursor)).isEqualTo(shards);
+                }
+                assertThat(++pages).isLessThan(1000);
+            } while (cursor != null);
+            assertThat(listed).as("round %d", round).containsExactlyElementsOf(everything.keySet());
+        }
+    }
+
+    @Test
+    void aShardThatGaveNothingKeepsItsPositionAndAFinishedShardIsMarkedDone() {
+        FanOut fanOut = listing(3, 2);
+        var start = fanOut.positions(null);
+        var merged = fanOut.merge(start, List.of(
+                new FanOut.ShardPage(0, List.of(item(0, "I#9"), item(0, "I#8")), item(0, "I#8")),
+                new FanOut.ShardPage(1, List.of(item(1, "I#1")), null),
+                new FanOut.ShardPage(2, List.of(), null)));
+        assertThat(merged.items()).extracting(i -> i.get("sk").s()).containsExactly("I#9", "I#8");
+        var next = fanOut.positions(merged.next());
+        assertThat(next.get(0).startKey()).containsEntry("sk", AttributeValue.fromS("I#8"));
+        assertThat(next.get(1)).isEqualTo(FanOut.Position.START);
+        assertThat(next.get(2).done()).isTrue();
+    }
+
+    @Test
+    void shardQueriesMustAgreeOnIndexDirectionAndHaveALimit() {
+        assertThatThrownBy(() -> FanOut.of(List.of(QuerySpec.table("a").limit(1).build(),
+                QuerySpec.table("b").descending().limit(1).build()))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FanOut.of(List.of(QuerySpec.table("a").build()))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(listing(1, 1).binding()).isEqualTo(listing(8, 1).binding());
+    }
+}
