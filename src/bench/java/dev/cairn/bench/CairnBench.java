@@ -96,6 +96,7 @@ class CairnBench {
                 if (enabled("lists")) lists();
                 if (enabled("cascade")) cascade();
                 if (enabled("scaling")) scaling();
+                if (enabled("sharding")) sharding();
                 if (scenarios.contains("soak")) soak();
                 report.append("\nApp RSS after the run: ").append(String.format(Locale.ROOT, "%.0f MB", app.rssMb())).append('\n');
             } finally {
@@ -251,6 +252,71 @@ class CairnBench {
                     raw.query(roster).join();
                     return 1;
                 });
+    }
+
+    /**
+     * Write sharding: listing latency of a workspace with 1, 8 and 32 write shards (parallel fan-out, one Query per
+     * shard) against ONE raw Query of 20 items, and project-create throughput into one workspace, sharded vs not.
+     */
+    void sharding() throws Exception {
+        int[] counts = {1, 8, 32};
+        for (int shards : counts) {
+            String ws = "bench-shards-" + shards;
+            post("/workspaces", "{\"id\":\"" + ws + "\",\"displayName\":\"B\",\"region\":\"eu-west-1\",\"seatLimit\":10,\"shards\":" + shards + "}");
+            for (int i = 0; i < 200; i++) {
+                post("/workspaces/" + ws + "/projects", "{\"title\":\"P" + i + "\",\"status\":\"ACTIVE\",\"createdBy\":\"bench\"}");
+            }
+        }
+        QueryRequest single = QueryRequest.builder().tableName(TABLE)
+                .keyConditionExpression("#pk = :pk AND begins_with(#sk, :p)").expressionAttributeNames(Map.of("#pk", "pk", "#sk", "sk"))
+                .expressionAttributeValues(Map.of(":pk", s("WS#bench-shards-1"), ":p", s("PROJ#")))
+                .scanIndexForward(false).limit(20).consistentRead(true).build();
+        report.append("\n### Sharded listing: GET /workspaces/{id}/projects (20 per page) by write-shard count vs ONE raw Query\n\n")
+                .append("| concurrency | shards | ops/s | p50 ms | p99 ms | DynamoDB calls/op | p50 / raw single Query p50 |\n")
+                .append("|---|---|---|---|---|---|---|\n");
+        for (int concurrency : concurrencies) {
+            Load.Result rawSingle = Load.run(concurrency, warmup, duration, w -> {
+                raw.query(single).join();
+                return 1;
+            });
+            report.append(String.format(Locale.ROOT, "| %d | raw Query | %.0f | %.2f | %.2f | 1 | 1.00 |%n", concurrency,
+                    rawSingle.opsPerSecond(), rawSingle.p50Ms(), rawSingle.p99Ms()));
+            for (int shards : counts) {
+                String path = "/workspaces/bench-shards-" + shards + "/projects";
+                Load.Result r = Load.run(concurrency, warmup, duration, w -> get(path));
+                report.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.1f | %.2f |%n", concurrency, shards,
+                        r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp(), r.p50Ms() / rawSingle.p50Ms()));
+                // The same N shard Queries issued directly, all at once: what the fan-out must cost at least.
+                List<QueryRequest> fan = new ArrayList<>();
+                for (int shard = 0; shard < shards; shard++) {
+                    String pk = "WS#bench-shards-" + shards + (shard == 0 ? "" : String.format("#%02d", shard));
+                    fan.add(single.toBuilder().expressionAttributeValues(Map.of(":pk", s(pk), ":p", s("PROJ#"))).build());
+                }
+                Load.Result parallel = Load.run(concurrency, warmup, duration, w -> {
+                    java.util.concurrent.CompletableFuture.allOf(fan.stream().map(raw::query)
+                            .toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+                    return shards;
+                });
+                report.append(String.format(Locale.ROOT, "| %d | raw: the %d Queries in parallel | %.0f | %.2f | %.2f | %d | %.2f (Cairn / this: %.2f) |%n",
+                        concurrency, shards, parallel.opsPerSecond(), parallel.p50Ms(), parallel.p99Ms(), shards,
+                        parallel.p50Ms() / rawSingle.p50Ms(), r.p50Ms() / parallel.p50Ms()));
+            }
+        }
+        report.append("\n### Project creates into ONE workspace, 8 write shards vs unsharded (interleaved)\n\n")
+                .append("| concurrency | shards | ops/s | p50 ms | p99 ms | DynamoDB calls/op |\n|---|---|---|---|---|---|\n");
+        for (int concurrency : concurrencies) {
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int shards : new int[]{1, 8}) {
+                    String path = "/workspaces/bench-shards-" + shards + "/projects";
+                    Load.Result r = Load.run(concurrency, warmup, duration,
+                            w -> post(path, "{\"title\":\"W\",\"status\":\"PAUSED\",\"createdBy\":\"bench\"}"));
+                    report.append(String.format(Locale.ROOT, "| %d | %d | %.0f | %.2f | %.2f | %.1f |%n", concurrency, shards,
+                            r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp()));
+                }
+            }
+        }
+        report.append("\nDynamoDB Local has no per-partition throughput limit, so the write rows show only what sharding costs "
+                + "(nothing: one PutItem either way); on DynamoDB each shard is its own partition with its own ~1,000 WCU/s.\n");
     }
 
     void cascade() throws Exception {
