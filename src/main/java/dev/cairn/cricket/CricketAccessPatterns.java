@@ -3,6 +3,9 @@ package dev.cairn.cricket;
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.platform.AccessPatterns;
+import java.util.Map;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.key.KeyTemplate;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
@@ -23,5 +26,16 @@ public class CricketAccessPatterns implements AccessPatterns {
                         CricketModel.selectionsOfPlayer("cummins-01", 20)),
                 AccessPattern.getItem("One team", "GET /teams/{id}", table, CricketModel.teamKey("aus")),
                 AccessPattern.getItem("One player", "GET /players/{id}", table, CricketModel.playerKey("kohli-01")));
+    }
+
+    @Override
+    public Map<String, KeyTemplate> partitions() {
+        return Map.of("match", CricketModel.MATCH_KEY, "team", CricketModel.TEAM_KEY, "player", CricketModel.PLAYER_KEY,
+                "coach", CricketModel.COACH_KEY, "venue", CricketModel.VENUE_KEY, "squad", CricketModel.SQUAD);
+    }
+
+    @Override
+    public List<Aggregate> aggregates() {
+        return List.of(CricketModel.MATCH);
     }
 }

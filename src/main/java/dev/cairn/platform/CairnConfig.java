@@ -43,6 +43,14 @@ public interface CairnConfig {
 
     Auth auth();
 
+    Console console();
+
+    interface Console {
+        /** Serve the read-only item-collection console at /console (cairn-admin only when authentication is on). */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     interface Auth {
         /**
          * Require a verified bearer JWT on every API route (true unless a profile turns it off; dev and test do).

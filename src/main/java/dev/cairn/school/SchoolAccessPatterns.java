@@ -2,6 +2,8 @@ package dev.cairn.school;
 
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
+import java.util.Map;
+import dev.cairn.core.key.KeyTemplate;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
@@ -19,5 +21,10 @@ public class SchoolAccessPatterns implements AccessPatterns {
                 AccessPattern.query("A student's courses", "GET /students/{sid}/courses", table, SchoolModel.coursesOf("a91", 20)),
                 AccessPattern.query("A course's roster (inverted index)", "GET /courses/{cid}/students", table,
                         SchoolModel.rosterOf("math204", 20)));
+    }
+
+    @Override
+    public Map<String, KeyTemplate> partitions() {
+        return Map.of("student", SchoolModel.STU, "course", SchoolModel.CRS);
     }
 }

@@ -2,6 +2,8 @@ package dev.cairn.social;
 
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
+import java.util.Map;
+import dev.cairn.core.key.KeyTemplate;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
@@ -20,5 +22,10 @@ public class SocialAccessPatterns implements AccessPatterns {
                         SocialModel.postWithComments("1795315183226815-9p4dt", 20)),
                 AccessPattern.query("A post's comments, oldest first (next pages)", "GET /posts/{postId}/comments", table,
                         SocialModel.commentsOf("1795315183226815-9p4dt", 20)));
+    }
+
+    @Override
+    public Map<String, KeyTemplate> partitions() {
+        return Map.of("user", SocialModel.USER, "post", SocialModel.POST);
     }
 }

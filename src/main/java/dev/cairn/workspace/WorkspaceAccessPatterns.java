@@ -2,6 +2,8 @@ package dev.cairn.workspace;
 
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
+import java.util.Map;
+import dev.cairn.core.key.KeyTemplate;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
@@ -15,11 +17,16 @@ public class WorkspaceAccessPatterns implements AccessPatterns {
                 AccessPattern.getItem("Workspace settings", "GET /workspaces/{id}", table, WorkspaceModel.workspaceKey("acme")),
                 AccessPattern.query("Workspace with its newest projects", "GET /workspaces/{id}?include=projects", table,
                         WorkspaceModel.workspaceWithNewestProjects("acme", 20)),
-                AccessPattern.query("Projects of a workspace, newest first (next pages)", "GET /workspaces/{id}/projects",
+                AccessPattern.query("List projects newest first", "GET /workspaces/{id}/projects",
                         table, WorkspaceModel.projectsNewestFirst("acme", 20)),
                 AccessPattern.getItem("One project", "GET /workspaces/{id}/projects/{projectId}", table,
                         WorkspaceModel.projectKey("acme", "2026-0042")),
                 AccessPattern.query("Projects by status across workspaces", "GET /projects?status={status}", table,
                         WorkspaceModel.projectsByStatus(ProjectStatus.ACTIVE, 20)));
+    }
+
+    @Override
+    public Map<String, KeyTemplate> partitions() {
+        return Map.of("workspace", WorkspaceModel.WS);
     }
 }

@@ -33,6 +33,7 @@ final class TestConfig {
             }
             public Cascade cascade() { return () -> 16; }
             public Auth auth() { return () -> false; }
+            public Console console() { return () -> true; }
             public Workspace workspace() { return () -> 4; }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {

@@ -395,6 +395,54 @@ public final class Aggregate {
                             Map<String, Long> refVersions, Map<String, AttributeValue> rootItem) {
     }
 
+    /**
+     * The transaction group a sort key of this aggregate's partition belongs to ({@link #ROOT_GROUP} or the path
+     * of its sub-aggregate, as {@link #decompose} assigns them); null when the key is no member of this shape.
+     */
+    public String groupOf(String sk) {
+        if (sk.equals(root.label)) {
+            return ROOT_GROUP;
+        }
+        return groupIn(root, List.of(sk.split(String.valueOf(KeyCodec.DELIMITER), -1)), 0, ROOT_GROUP, "");
+    }
+
+    private static String groupIn(AggregateNode node, List<String> segments, int at, String group, String path) {
+        if (at == segments.size()) {
+            return group;
+        }
+        for (Edge edge : node.edges) {
+            if (!segments.get(at).equals(edge.node().label)) {
+                continue;
+            }
+            String edgePath = join(path, edge.field());
+            switch (edge.kind()) {
+                case ONE -> {
+                    return groupIn(edge.node(), segments, at + 1, group, edgePath);
+                }
+                case SUB -> {
+                    int next = at + 1;
+                    boolean matches = true;
+                    for (Object d : edge.discriminator().values()) {
+                        if (next >= segments.size() || !segments.get(next).equals(String.valueOf(d))) {
+                            matches = false;
+                            break;
+                        }
+                        next++;
+                    }
+                    if (matches) {
+                        return groupIn(edge.node(), segments, next, group.equals(ROOT_GROUP) ? edgePath : group, edgePath);
+                    }
+                }
+                case MANY -> {
+                    if (at + 1 < segments.size()) {
+                        return groupIn(edge.node(), segments, at + 2, group, edgePath);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
     /** Builds the view from a partition's items, or fails with AggregateAssemblyError naming what is wrong. */
     public Assembled assemble(List<Map<String, AttributeValue>> items) {
         var bySk = new LinkedHashMap<String, Map<String, AttributeValue>>();

@@ -46,7 +46,8 @@ public class AccessControl {
 
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
     public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
-        if (!config.auth().enabled()) {
+        if (!config.auth().enabled() || (resource.getResourceMethod() != null
+                && resource.getResourceMethod().isAnnotationPresent(Public.class))) {
             return PROCEED;
         }
         boolean tokenPresented = request.getHeaderString("Authorization") != null;

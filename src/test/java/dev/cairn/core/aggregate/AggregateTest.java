@@ -97,6 +97,15 @@ class AggregateTest {
     }
 
     @Test
+    void everyMemberSortKeyTellsItsGroupAsDecompositionAssignsIt() {
+        Items items = items(input("n", List.of(line("p1", 2), line("p2", 1), line("p3", 4))), 1);
+        assertThat(items.groups()).hasSizeGreaterThan(1);
+        items.bySk().values().forEach(member ->
+                assertThat(ORDER.groupOf(member.sk())).as(member.sk()).isEqualTo(member.group()));
+        assertThat(ORDER.groupOf("NOT#A#MEMBER")).isNull();
+    }
+
+    @Test
     void refsAreListedWithTheirInputPaths() {
         var uses = ORDER.refs(input("n", List.of(line("p1", 2), line("p2", 1))));
         assertThat(uses).extracting(Aggregate.RefUse::path).containsExactly(

@@ -213,6 +213,16 @@ class AuthResourceTest {
     }
 
     @Test
+    void theConsolePageIsPublicButItsApiIsForAdminsOnly() {
+        given().get("/console").then().statusCode(200);
+        given().get("/console/api/access-patterns").then().statusCode(401).contentType(PROBLEM);
+        as(TestTokens.bearer("wendy", List.of("*"), "cairn-writer")).get("/console/api/access-patterns")
+                .then().statusCode(403).body("requiredRole", equalTo("cairn-admin"));
+        as(TestTokens.admin()).get("/console/api/access-patterns").then().statusCode(200);
+        as(TestTokens.admin()).queryParam("pk", "NO#SUCH").get("/console/api/collections").then().statusCode(200);
+    }
+
+    @Test
     void aTokenMintedByTheReadmeScriptIsAccepted() throws Exception {
         var process = new ProcessBuilder("bash", "deploy/auth/mint-token.sh", "-k", "src/test/resources/auth/test-private-key.pem",
                 "-i", TestTokens.ISSUER, "-g", "cairn-reader", "-w", "*").redirectErrorStream(true).start();

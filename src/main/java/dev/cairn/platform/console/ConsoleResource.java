@@ -1,0 +1,233 @@
+package dev.cairn.platform.console;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.query.AccessPattern;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.platform.AccessPatterns;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.auth.AdminOnly;
+import dev.cairn.platform.auth.Public;
+import dev.cairn.store.EntityStore;
+import io.quarkus.arc.All;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.jboss.resteasy.reactive.RestResponse;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The item-collection console: a page and a script served from the jar, and a read-only JSON API under
+ * {@code /console/api}. Every API call is ONE Query with a limit (never a Scan); nothing here writes.
+ */
+@Path("/console")
+public class ConsoleResource {
+
+    private static final Map<String, String> ASSETS = Map.of(
+            "console.js", "text/javascript; charset=utf-8", "console.css", "text/css; charset=utf-8");
+
+    private final EntityStore store;
+    private final CairnConfig config;
+    private final List<AccessPatterns> domains;
+
+    public ConsoleResource(EntityStore store, CairnConfig config, @All List<AccessPatterns> domains) {
+        this.store = store;
+        this.config = config;
+        this.domains = domains;
+    }
+
+    @GET
+    @Public
+    @Produces(MediaType.TEXT_HTML)
+    public RestResponse<byte[]> page() {
+        return asset("index.html", "text/html; charset=utf-8");
+    }
+
+    @GET
+    @Public
+    @Path("/assets/{file}")
+    public RestResponse<byte[]> assets(@RestPath String file) {
+        String type = ASSETS.get(file);
+        if (type == null) {
+            throw notFound();
+        }
+        return asset(file, type);
+    }
+
+    /** Every access pattern with its key condition, placeholders, request JSON and a Java snippet. */
+    @GET
+    @AdminOnly
+    @Path("/api/access-patterns")
+    @Produces(MediaType.APPLICATION_JSON)
+    public List<ConsolePattern> accessPatterns() {
+        requireEnabled();
+        return domains.stream().flatMap(d -> d.accessPatterns(config.table().name()).stream())
+                .sorted(Comparator.comparing(AccessPattern::route))
+                .map(ConsolePattern::of).toList();
+    }
+
+    /** The kinds of entity whose partition the console opens by id, with their key templates. */
+    @GET
+    @AdminOnly
+    @Path("/api/partitions")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Map<String, String> partitions() {
+        requireEnabled();
+        var out = new TreeMap<String, String>();
+        domains.forEach(d -> d.partitions().forEach((kind, template) -> out.put(kind, template.pattern())));
+        return out;
+    }
+
+    /**
+     * One page of an item collection (every item sharing a partition key), in sort-key order: ONE strongly
+     * consistent Query. {@code pk}, or {@code kind} + {@code id} (e.g. match + bgt-2025-test-1).
+     */
+    @GET
+    @AdminOnly
+    @Path("/api/collections")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Map<String, Object>> collection(@RestQuery String pk, @RestQuery String kind, @RestQuery String id,
+                                               @RestQuery String limit, @RestQuery String cursor) {
+        requireEnabled();
+        String partition = partition(pk, kind, id);
+        Aggregate aggregate = aggregateOf(partition);
+        QuerySpec query = QuerySpec.table(partition).limit(Http.limit(limit)).consistent().build();
+        return store.page(query, cursor).map(page -> answer(partition, null, page, aggregate));
+    }
+
+    /** One page of a GSI partition (e.g. a course roster on gsi1, a team's references on gsi2): ONE Query. */
+    @GET
+    @AdminOnly
+    @Path("/api/indexes/{index}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Map<String, Object>> index(@RestPath String index, @RestQuery String pk, @RestQuery String limit,
+                                          @RestQuery String cursor) {
+        requireEnabled();
+        Index gsi = switch (index == null ? "" : index) {
+            case "gsi1" -> Index.GSI1;
+            case "gsi2" -> Index.GSI2;
+            default -> throw Http.invalid("index", "must be gsi1 or gsi2");
+        };
+        String partition = Http.id("pk", pk);
+        QuerySpec query = QuerySpec.on(gsi, partition).limit(Http.limit(limit)).build();
+        return store.page(query, cursor).map(page -> answer(partition, gsi.indexName(), page, null));
+    }
+
+    private String partition(String pk, String kind, String id) {
+        if (pk != null) {
+            if (kind != null || id != null) {
+                throw Http.invalid("pk", "give either pk, or kind and id");
+            }
+            return Http.id("pk", pk);
+        }
+        if (kind == null) {
+            throw Http.invalid("pk", "is required (or kind and id)");
+        }
+        KeyTemplate template = domains.stream().map(d -> d.partitions().get(kind)).filter(t -> t != null)
+                .findFirst().orElseThrow(() -> Http.invalid("kind", "must be one of " + partitions().keySet()));
+        return template.render(Http.id("id", id));
+    }
+
+    private Aggregate aggregateOf(String partition) {
+        for (AccessPatterns domain : domains) {
+            for (Aggregate aggregate : domain.aggregates()) {
+                String prefix = aggregate.partitionOf("x");
+                if (partition.startsWith(prefix.substring(0, prefix.length() - 1))) {
+                    return aggregate;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Map<String, Object> answer(String partition, String index, Page<Map<String, AttributeValue>> page,
+                                              Aggregate aggregate) {
+        var out = new LinkedHashMap<String, Object>();
+        out.put("pk", partition);
+        if (index != null) {
+            out.put("index", index);
+        }
+        if (aggregate != null) {
+            out.put("aggregate", aggregate.name());
+        }
+        out.put("items", page.items().stream().map(item -> row(item, aggregate)).toList());
+        out.put("next", page.next());
+        return out;
+    }
+
+    /** One item: its keys, entity type, version and sub-aggregate group, then its other attributes. */
+    static Map<String, Object> row(Map<String, AttributeValue> item, Aggregate aggregate) {
+        var row = new LinkedHashMap<String, Object>();
+        String sk = text(item.get(TableSpec.SK));
+        row.put("pk", text(item.get(TableSpec.PK)));
+        row.put("sk", sk);
+        row.put("type", text(item.get(TableSpec.TYPE)));
+        AttributeValue version = item.get(TableSpec.VERSION);
+        row.put("version", version == null ? null : Long.parseLong(version.n()));
+        if (aggregate != null && sk != null) {
+            row.put("group", aggregate.groupOf(sk));
+        }
+        var attributes = new TreeMap<String, Object>();
+        item.forEach((name, value) -> {
+            if (!name.equals(TableSpec.PK) && !name.equals(TableSpec.SK) && !name.equals(TableSpec.TYPE)
+                    && !name.equals(TableSpec.VERSION)) {
+                attributes.put(name, plain(value));
+            }
+        });
+        row.put("attributes", attributes);
+        return row;
+    }
+
+    private static Object plain(AttributeValue value) {
+        try {
+            return dev.cairn.core.aggregate.JsonAttributes.fromAttribute(value);
+        } catch (IllegalArgumentException e) {
+            return value.toString();
+        }
+    }
+
+    private static String text(AttributeValue value) {
+        return value == null ? null : value.s();
+    }
+
+    private void requireEnabled() {
+        if (!config.console().enabled()) {
+            throw notFound();
+        }
+    }
+
+    private RestResponse<byte[]> asset(String file, String type) {
+        requireEnabled();
+        try (InputStream in = ConsoleResource.class.getResourceAsStream("/console/" + file)) {
+            if (in == null) {
+                throw notFound();
+            }
+            return RestResponse.ResponseBuilder.ok(in.readAllBytes()).header("Content-Type", type)
+                    .header("Cache-Control", "no-cache").build();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static CairnException notFound() {
+        return new CairnException(new CairnError.NotFound("the console is not available here"));
+    }
+}

@@ -1,0 +1,220 @@
+// Cairn console: plain modern JavaScript, no build step. Reads only, through /console/api and the GET routes.
+'use strict';
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  Object.entries(attrs).forEach(([k, v]) => {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('data-')) node.setAttribute(k, v);
+    else node[k] = v;
+  });
+  children.flat().forEach(c => node.append(c instanceof Node ? c : document.createTextNode(String(c ?? ''))));
+  return node;
+};
+
+const tokenInput = $('#token');
+tokenInput.value = sessionStorage.getItem('cairn-token') || '';
+tokenInput.addEventListener('change', () => sessionStorage.setItem('cairn-token', tokenInput.value.trim()));
+
+async function call(path) {
+  const headers = { Accept: 'application/json' };
+  const token = tokenInput.value.trim();
+  if (token) headers.Authorization = 'Bearer ' + token;
+  const response = await fetch(path, { headers });
+  const text = await response.text();
+  let body;
+  try { body = text ? JSON.parse(text) : null; } catch { body = text; }
+  return {
+    ok: response.ok, status: response.status, body,
+    calls: response.headers.get('X-DynamoDB-Calls'),
+    capacity: response.headers.get('X-DynamoDB-Capacity'),
+  };
+}
+
+const plural = (n, word) => `${n} ${word}${Number(n) === 1 ? '' : 's'}`;
+const cost = r => r.calls == null ? '' : `${plural(r.calls, 'call')}` + (r.capacity ? ` · ${r.capacity} capacity units` : '');
+const problem = r => (r.body && r.body.detail) ? `${r.status} ${r.body.code}: ${r.body.detail}` : `HTTP ${r.status}`;
+
+function setStatus(node, text, error = false) {
+  node.textContent = '';
+  node.classList.toggle('error', error);
+  if (typeof text === 'string') node.textContent = text; else node.append(text);
+}
+
+// One colour per entity type, stable across pages.
+function typeBadge(type) {
+  let hash = 0;
+  for (const ch of String(type)) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return el('span', { class: 'type', style: '', 'data-type': type ?? '' }, type ?? '—');
+}
+function colour(badge) {
+  let hash = 0;
+  for (const ch of badge.dataset.type) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  badge.style.background = `hsl(${hash % 360} 55% 42%)`;
+  return badge;
+}
+
+function itemTable(items, keyColumn = 'sk') {
+  const body = el('tbody');
+  items.forEach(item => body.append(el('tr', { class: 'item', 'data-sk': item.sk ?? '', 'data-pk': item.pk ?? '', 'data-group': item.group ?? '' },
+    el('td', { class: 'key' }, keyColumn === 'pk' ? `${item.pk} · ${item.sk}` : item.sk),
+    el('td', {}, colour(typeBadge(item.type))),
+    el('td', {}, item.version ?? ''),
+    el('td', { class: 'attrs' }, JSON.stringify(item.attributes)))));
+  return el('table', { class: 'grid' },
+    el('thead', {}, el('tr', {}, el('th', {}, keyColumn === 'pk' ? 'pk · sk' : 'sk'), el('th', {}, 'type'), el('th', {}, 'version'), el('th', {}, 'attributes'))),
+    body);
+}
+
+// --- Collections ---------------------------------------------------------------------------------------------
+const collection = { items: [], next: null, query: null, aggregate: null, pk: null };
+
+async function loadKinds() {
+  const r = await call('/console/api/partitions');
+  if (!r.ok) return;
+  const select = $('#collection-kind');
+  Object.entries(r.body).forEach(([kind, template]) => select.append(el('option', { value: kind }, `${kind} id (${template})`)));
+}
+
+function collectionQuery(cursor) {
+  const kind = $('#collection-kind').value;
+  const key = $('#collection-key').value.trim();
+  const params = new URLSearchParams({ limit: $('#collection-limit').value || '100' });
+  if (kind) { params.set('kind', kind); params.set('id', key); } else { params.set('pk', key); }
+  if (cursor) params.set('cursor', cursor);
+  return '/console/api/collections?' + params;
+}
+
+async function openCollection(cursor) {
+  const status = $('#collection-status');
+  setStatus(status, 'Reading…');
+  const r = await call(collectionQuery(cursor));
+  if (!r.ok) { setStatus(status, problem(r), true); return; }
+  if (!cursor) collection.items = [];
+  collection.items.push(...r.body.items);
+  collection.next = r.body.next;
+  collection.aggregate = r.body.aggregate || null;
+  collection.pk = r.body.pk;
+  renderCollection();
+  setStatus(status, el('span', {}, `${plural(collection.items.length, 'item')} in ${r.body.pk} · this page: `,
+    el('span', { class: 'calls', id: 'collection-calls' }, cost(r))));
+  $('#collection-more').hidden = !collection.next;
+}
+
+function renderCollection() {
+  const root = $('#collection');
+  root.textContent = '';
+  const block = el('div', { class: 'collection', 'data-pk': collection.pk },
+    el('div', { class: 'pk' }, `pk = ${collection.pk}`, collection.aggregate ? ` · aggregate ${collection.aggregate}` : ''));
+  if (collection.aggregate) {
+    const groups = new Map();
+    collection.items.forEach(item => {
+      const g = item.group ?? '(not a member)';
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(item);
+    });
+    groups.forEach((items, name) => block.append(el('div', { class: 'group', 'data-group': name },
+      el('div', { class: 'group-title' }, name === 'root' ? 'root (the match, its venue)' : `sub-aggregate ${name}`, ` · ${plural(items.length, 'item')}`),
+      itemTable(items))));
+  } else {
+    block.append(itemTable(collection.items));
+  }
+  root.append(block);
+}
+
+$('#collection-form').addEventListener('submit', e => { e.preventDefault(); openCollection(null); });
+$('#collection-more').addEventListener('click', () => openCollection(collection.next));
+document.querySelectorAll('.examples a').forEach(a => a.addEventListener('click', e => {
+  e.preventDefault();
+  $('#collection-kind').value = a.dataset.kind;
+  $('#collection-key').value = a.dataset.id;
+  openCollection(null);
+}));
+
+// --- Access patterns -----------------------------------------------------------------------------------------
+// Example values for route parameters, from the dev-mode demo data.
+const EXAMPLES = { id: 'acme', cid: 'math204', sid: 's-ada', uid: 'alice', postId: 'p1', status: 'ACTIVE',
+  squadId: 'aus#2024-25#BGT', playerId: 'smith', kind: 'players' };
+function exampleFor(route, name) {
+  if (name === 'id' && route.includes('/matches/')) return 'bgt-2025-test-1';
+  if (name === 'id' && route.includes('/courses/')) return 'math204';
+  return EXAMPLES[name] ?? '';
+}
+
+async function loadPatterns() {
+  const r = await call('/console/api/access-patterns');
+  const body = $('#patterns tbody');
+  body.textContent = '';
+  if (!r.ok) { body.append(el('tr', {}, el('td', { colSpan: 5 }, problem(r)))); return; }
+  r.body.forEach(p => {
+    const row = el('tr', { 'data-name': p.name },
+      el('td', {}, p.name), el('td', { class: 'key' }, p.route), el('td', {}, p.operation),
+      el('td', {}, `${p.table} / ${p.index}`), el('td', { class: 'key' }, p.keyCondition));
+    row.addEventListener('click', () => showPattern(p));
+    body.append(row);
+  });
+}
+
+function showPattern(p) {
+  const detail = $('#pattern-detail');
+  detail.hidden = false;
+  detail.textContent = '';
+  const inputs = p.parameters.map(name => el('label', {}, `${name} `,
+    el('input', { 'data-param': name, value: exampleFor(p.route, name) })));
+  const run = el('button', { class: 'run', id: 'pattern-run', type: 'button', disabled: !p.runnable }, 'Run');
+  const meta = el('div', { class: 'result-meta', id: 'pattern-meta' });
+  const result = el('pre', { id: 'pattern-result' });
+  run.addEventListener('click', async () => {
+    let path = p.route.substring(p.route.indexOf(' ') + 1);
+    detail.querySelectorAll('input[data-param]').forEach(input => {
+      path = path.replace(`{${input.dataset.param}}`, encodeURIComponent(input.value.trim()));
+    });
+    meta.textContent = 'Running…';
+    const r = await call(path);
+    meta.textContent = '';
+    meta.append(el('span', {}, `GET ${path} → ${r.status}`),
+      el('span', { class: 'calls', id: 'pattern-calls' }, r.calls == null ? 'no call count' : plural(r.calls, 'call')),
+      el('span', { id: 'pattern-capacity' }, r.capacity ? `${r.capacity} capacity units` : ''));
+    result.textContent = JSON.stringify(r.body, null, 2);
+  });
+  detail.append(el('h3', { id: 'pattern-name' }, p.name), el('div', { class: 'key' }, p.route),
+    el('p', {}, `${p.operation} on ${p.table} (${p.index}) · key condition `, el('code', {}, p.keyCondition)),
+    el('div', { class: 'query' }, inputs, run, p.runnable ? '' : ' (writes are not run from the console)'),
+    meta, result,
+    el('h4', {}, 'Placeholders'), el('pre', {}, JSON.stringify({ names: p.names, values: p.values }, null, 2)),
+    el('h4', {}, 'SDK request (JSON)'), el('pre', { class: 'request' }, JSON.stringify(p.request, null, 2)),
+    el('h4', {}, 'Java (AWS SDK v2)'), el('pre', { class: 'java' }, p.java));
+  detail.scrollIntoView({ block: 'nearest' });
+}
+
+// --- Indexes -------------------------------------------------------------------------------------------------
+const indexState = { items: [], next: null };
+async function queryIndex(cursor) {
+  const status = $('#index-status');
+  const params = new URLSearchParams({ pk: $('#index-key').value.trim(), limit: '100' });
+  if (cursor) params.set('cursor', cursor);
+  setStatus(status, 'Reading…');
+  const r = await call(`/console/api/indexes/${$('#index-name').value}?` + params);
+  if (!r.ok) { setStatus(status, problem(r), true); return; }
+  if (!cursor) indexState.items = [];
+  indexState.items.push(...r.body.items);
+  indexState.next = r.body.next;
+  const root = $('#index-result');
+  root.textContent = '';
+  root.append(el('div', { class: 'collection' }, el('div', { class: 'pk' }, `${r.body.index} pk = ${r.body.pk}`),
+    itemTable(indexState.items, 'pk')));
+  setStatus(status, el('span', {}, `${plural(indexState.items.length, 'item')} · this page: `, el('span', { class: 'calls', id: 'index-calls' }, cost(r))));
+  $('#index-more').hidden = !indexState.next;
+}
+$('#index-form').addEventListener('submit', e => { e.preventDefault(); queryIndex(null); });
+$('#index-more').addEventListener('click', () => queryIndex(indexState.next));
+
+// --- Tabs ----------------------------------------------------------------------------------------------------
+document.querySelectorAll('.tab').forEach(tab => tab.addEventListener('click', () => {
+  document.querySelectorAll('.tab').forEach(t => t.classList.toggle('active', t === tab));
+  document.querySelectorAll('.view').forEach(v => { v.hidden = v.id !== 'view-' + tab.dataset.view; });
+  if (tab.dataset.view === 'patterns' && !$('#patterns tbody').children.length) loadPatterns();
+}));
+
+loadKinds();

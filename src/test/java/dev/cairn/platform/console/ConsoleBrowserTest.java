@@ -1,0 +1,130 @@
+package dev.cairn.platform.console;
+
+import dev.cairn.platform.DemoData;
+import io.quarkus.arc.All;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The console in a real browser: headless Chromium (Debian's chromium and chromium-driver, installed by .ci/run)
+ * driven by Selenium. Screenshots go to target/console-*.png.
+ */
+@QuarkusTest
+class ConsoleBrowserTest {
+
+    @TestHTTPResource("/console")
+    URL console;
+
+    @Inject
+    @All
+    List<DemoData> demoData;
+
+    WebDriver browser;
+    Path profile;
+
+    @BeforeEach
+    void start() throws Exception {
+        DemoDataOnce.ensure(demoData);
+        profile = Files.createTempDirectory("cairn-chromium-");
+        var options = new ChromeOptions();
+        options.setBinary(executable("chromium", "chromium-browser", "google-chrome"));
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                "--disable-dev-shm-usage", "--window-size=1400,1100", "--user-data-dir=" + profile);
+        var service = new ChromeDriverService.Builder().usingDriverExecutable(new File(executable("chromedriver")))
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        try (var files = Files.walk(profile)) {
+            files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        }
+    }
+
+    /** The first of these programs on the PATH (no machine-specific location in the code). */
+    static String executable(String... names) {
+        for (String dir : System.getenv("PATH").split(File.pathSeparator)) {
+            for (String name : names) {
+                File candidate = new File(dir, name);
+                if (candidate.canExecute()) {
+                    return candidate.getPath();
+                }
+            }
+        }
+        throw new IllegalStateException("none of " + Arrays.toString(names)
+                + " is on the PATH: install Debian's chromium and chromium-driver (see .ci/run)");
+    }
+
+    WebDriverWait waiting() {
+        return new WebDriverWait(browser, Duration.ofSeconds(20));
+    }
+
+    void screenshot(String name) throws Exception {
+        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Files.createDirectories(Path.of("target"));
+        Files.write(Path.of("target/console-" + name + ".png"), png);
+    }
+
+    @Test
+    void theDemoMatchShowsEveryMemberInItsGroupAndAPatternRunsForOneCall() throws Exception {
+        List<Map<String, Object>> members = given().queryParam("kind", "match").queryParam("id", "bgt-2025-test-1")
+                .get("/console/api/collections").then().statusCode(200).extract().path("items");
+
+        browser.get(console.toString());
+        waiting().until(ExpectedConditions.elementToBeClickable(By.cssSelector("a[data-id='bgt-2025-test-1']"))).click();
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".group[data-group='team2']")));
+
+        List<WebElement> rows = browser.findElements(By.cssSelector(".collection tr.item"));
+        assertThat(rows).hasSize(members.size());
+        for (Map<String, Object> member : members) {
+            String selector = ".group[data-group='" + member.get("group") + "'] tr.item[data-sk='" + member.get("sk") + "']";
+            assertThat(browser.findElements(By.cssSelector(selector))).as(selector).hasSize(1);
+        }
+        assertThat(browser.findElement(By.cssSelector(".collection .pk")).getText()).contains("MATCH#bgt-2025-test-1");
+        assertThat(browser.findElement(By.id("collection-calls")).getText()).matches("1 call( · [0-9.]+ capacity units)?");
+        screenshot("collection");
+
+        browser.findElement(By.id("tab-patterns")).click();
+        waiting().until(ExpectedConditions.elementToBeClickable(
+                By.cssSelector("tr[data-name='List projects newest first']"))).click();
+        WebElement id = waiting().until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("input[data-param='id']")));
+        id.clear();
+        id.sendKeys("acme");
+        browser.findElement(By.id("pattern-run")).click();
+        WebElement calls = waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("pattern-calls")));
+        assertThat(calls.getText()).isEqualTo("1 call");
+        assertThat(browser.findElement(By.id("pattern-result")).getText()).contains("Website relaunch");
+        assertThat(browser.findElement(By.cssSelector("#pattern-detail pre.java")).getText()).contains("QueryRequest.builder()");
+        screenshot("access-pattern");
+    }
+}
