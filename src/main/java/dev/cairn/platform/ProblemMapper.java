@@ -116,17 +116,8 @@ public class ProblemMapper {
         } else {
             LOG.infof("request rejected: path=%s status=%d code=%s", path, error.status(), error.code());
         }
-        var body = new LinkedHashMap<String, Object>();
-        body.put("type", "urn:cairn:problem:" + error.code());
-        body.put("title", error.title());
-        body.put("status", error.status());
-        body.put("detail", error.detail());
-        if (uri != null) {
-            body.put("instance", uri.getPath());
-        }
-        body.put("code", error.code());
-        body.putAll(error.extensions());
-        Response.ResponseBuilder response = Response.status(error.status()).type(PROBLEM_JSON).entity(body);
+        Response.ResponseBuilder response = Response.status(error.status()).type(PROBLEM_JSON)
+                .entity(body(error, uri == null ? null : uri.getPath()));
         if (error instanceof CairnError.ServiceUnavailable unavailable) {
             response.header("Retry-After", unavailable.retryAfterSeconds());
         } else if (error instanceof CairnError.CascadeIncomplete) {
@@ -139,6 +130,26 @@ public class ProblemMapper {
             response.header("Retry-After", Math.max(1, busy.retryAfterSeconds()));
         }
         return response.build();
+    }
+
+    /** The RFC 9457 members of a problem answer. */
+    static Map<String, Object> body(CairnError error, String instance) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("type", "urn:cairn:problem:" + error.code());
+        body.put("title", error.title());
+        body.put("status", error.status());
+        body.put("detail", error.detail());
+        if (instance != null) {
+            body.put("instance", instance);
+        }
+        body.put("code", error.code());
+        body.putAll(error.extensions());
+        return body;
+    }
+
+    /** Logs a request the HTTP layer refused before any resource saw it, like every other failed request. */
+    static void logRejected(String path, CairnError error) {
+        LOG.infof("request rejected: path=%s status=%d code=%s", path, error.status(), error.code());
     }
 
     private static String fieldName(ConstraintViolation<?> violation) {

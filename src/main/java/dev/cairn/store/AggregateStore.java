@@ -40,6 +40,9 @@ public class AggregateStore {
     static final Duration LEASE_TIME = Duration.ofSeconds(30);
     static final int BUSY_RETRIES = 5;
     static final Duration BUSY_PAUSE = Duration.ofMillis(100);
+    static final Duration REPAIR_FIRST_DELAY = Duration.ofMillis(200);
+    static final Duration REPAIR_MAX_DELAY = Duration.ofSeconds(2);
+    static final Duration REPAIR_FOR = LEASE_TIME.plusSeconds(60);
 
     private final EntityStore store;
     private final DynamoGateway gateway;
@@ -191,10 +194,10 @@ public class AggregateStore {
                 .chain(outcomes -> {
                     var failure = outcomes.stream().filter(o -> o.failure() != null).findFirst();
                     if (failure.isEmpty()) {
-                        return store.transact(TransactionPlan.of(List.of(AggregateWrites.finishUnderLease(plan, token))));
+                        return store.transact(TransactionPlan.of(List.of(AggregateWrites.finishUnderLease(plan, token))))
+                                .onFailure().call(e -> undo(aggregate, plan, before, batches, guard, token, create));
                     }
-                    var committed = outcomes.stream().filter(o -> o.failure() == null).map(Outcome::actions).toList();
-                    return undo(aggregate, plan, before, committed, guard, token, create)
+                    return undo(aggregate, plan, before, batches, guard, token, create)
                             .chain(() -> Uni.createFrom().failure(failure.get().failure()));
                 });
     }
@@ -213,22 +216,55 @@ public class AggregateStore {
         return Uni.join().all(runs).andFailFast();
     }
 
+    /**
+     * Puts every item of the plan back as it was and drops the lease, so the old aggregate is visible again. ALL
+     * groups are reverted, not only those known committed: a group whose answer was lost (a reset connection) may
+     * have committed too, and reverting an uncommitted group rewrites the same old items. Every step is guarded by
+     * the lease, so nothing is touched once another writer holds it (or the finish did commit and dropped it).
+     * If DynamoDB cannot be reached now, the repair goes on in the background with backoff until it succeeds or
+     * the lease is gone, so the aggregate reads again, and the same request can be retried, as soon as the fault clears.
+     */
     private Uni<Void> undo(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before,
-                           List<List<WriteAction>> committed, WriteAction guard, String token, boolean create) {
-        List<Uni<Void>> reverts = committed.stream().map(actions -> {
-            var undo = new ArrayList<>(AggregateWrites.inverse(actions, before));
-            undo.add(guard);
-            return store.transact(TransactionPlan.of(undo));
-        }).toList();
+                           List<List<WriteAction>> batches, WriteAction guard, String token, boolean create) {
         WriteAction release = create
                 ? new WriteAction(WriteAction.Kind.DELETE, plan.rootKey(), null, null, WriteAction.Expectation.NONE,
                 dev.cairn.core.expr.Condition.eq(Aggregate.LEASE, AttributeValue.fromS(token)), aggregate.name())
                 : AggregateWrites.releaseLease(aggregate, plan.rootKey(), token);
-        Uni<Void> revertAll = reverts.isEmpty() ? Uni.createFrom().voidItem() : Uni.join().all(reverts).andFailFast().replaceWithVoid();
-        return revertAll
-                .chain(() -> store.transact(TransactionPlan.of(List.of(release))))
-                .onFailure().invoke(e -> LOG.errorf("could not undo a failed write of %s %s; its lease stays until it "
-                        + "expires and a PUT repairs it: %s", aggregate.name(), plan.rootKey(), e.getMessage()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+        Uni<Void> repair = Uni.createFrom().deferred(() -> {
+            List<Uni<Void>> reverts = batches.stream().map(actions -> {
+                var undo = new ArrayList<>(AggregateWrites.inverse(actions, before));
+                undo.add(guard);
+                return store.transact(TransactionPlan.of(undo));
+            }).toList();
+            return Uni.join().all(reverts).andFailFast().replaceWithVoid()
+                    .chain(() -> store.transact(TransactionPlan.of(List.of(release))));
+        });
+        return repair.onFailure(AggregateStore::isTransient).recoverWithUni(e -> {
+            LOG.warnf("could not undo a failed write of %s %s now (%s); repairing in the background",
+                    aggregate.name(), plan.rootKey(), e.getMessage());
+            repair.onFailure(AggregateStore::isTransient).retry()
+                    .withBackOff(REPAIR_FIRST_DELAY, REPAIR_MAX_DELAY).expireIn(REPAIR_FOR.toMillis())
+                    .subscribe().with(
+                            done -> LOG.infof("repaired the interrupted write of %s %s", aggregate.name(), plan.rootKey()),
+                            failure -> {
+                                if (isTransient(failure)) {
+                                    LOG.errorf("could not repair the interrupted write of %s %s; its lease expires and "
+                                            + "a PUT repairs it: %s", aggregate.name(), plan.rootKey(), failure.getMessage());
+                                } else {
+                                    LOG.infof("left %s %s to the lease holder: %s", aggregate.name(), plan.rootKey(),
+                                            failure.getMessage());
+                                }
+                            });
+            return Uni.createFrom().voidItem();
+        }).onFailure().recoverWithUni(e -> {
+            // A refused guard: the lease is no longer ours (another writer, or our finish did commit). Leave it be.
+            LOG.infof("left %s %s to the lease holder: %s", aggregate.name(), plan.rootKey(), e.getMessage());
+            return Uni.createFrom().voidItem();
+        });
+    }
+
+    /** DynamoDB unreachable, throttling or timing out: worth trying again. Condition failures are not. */
+    private static boolean isTransient(Throwable failure) {
+        return failure instanceof CairnException e && e.error() instanceof CairnError.ServiceUnavailable;
     }
 }

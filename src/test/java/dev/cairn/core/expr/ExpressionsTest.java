@@ -22,6 +22,19 @@ class ExpressionsTest {
     }
 
     @Test
+    void inTakesAtMostOneHundredOperandsEachAndLongerListsBecomeAnOr() {
+        var p = new Placeholders();
+        String small = Condition.in("workspaceId", java.util.List.of(AttributeValue.fromS("a"), AttributeValue.fromS("b"))).render(p);
+        assertThat(small).isEqualTo("#n0 IN (:v0, :v1)");
+        var many = java.util.stream.IntStream.range(0, 250).mapToObj(i -> AttributeValue.fromS("w" + i)).toList();
+        String big = Condition.in("workspaceId", many).render(new Placeholders());
+        assertThat(big.split(" OR ")).hasSize(3);
+        assertThat(big.split(":v", -1)).hasSize(251);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Condition.in("x", java.util.List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void reservedWordsAndSpecialNamesNeedNoCare() {
         var p = new Placeholders();
         String text = Condition.all(

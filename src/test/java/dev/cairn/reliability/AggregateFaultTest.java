@@ -1,0 +1,226 @@
+package dev.cairn.reliability;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.AggregateNode;
+import dev.cairn.core.aggregate.AggregateWrites;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.platform.EmbeddedDynamoDb;
+import dev.cairn.store.AggregateStore;
+import dev.cairn.store.DynamoGateway;
+import dev.cairn.store.EntityStore;
+import dev.cairn.store.StoreMetrics;
+import dev.cairn.store.StoreSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.smallrye.mutiny.Uni;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * A real network fault (the proxy cuts the response) in the middle of a multi-transaction aggregate write: the
+ * write fails as 503, readers never see a mixture of old and new members, the old aggregate (or, for a create,
+ * nothing) is back as soon as the fault clears, and the same request then completes.
+ */
+class AggregateFaultTest {
+
+    static final AggregateNode SIDE = AggregateNode.builder("ShelfSide", "SIDE").field("label")
+            .many("books", AggregateNode.builder("Book", "BOOK").field("isbn").field("title").keyedBy("isbn").build())
+            .build();
+    static final Aggregate SHELF = Aggregate.of("Shelf", KeyTemplate.of("SHELF#{id}"), "id",
+            AggregateNode.builder("Shelf", "SHELF").field("name")
+                    .sub("left", SIDE, Map.of("side", 1)).sub("right", SIDE, Map.of("side", 2)).build(),
+            List.of());
+    /** 2 × (1 + 70) members: two groups that cannot share a transaction, so every write takes a lease. */
+    static final int BOOKS_PER_SIDE = 70;
+
+    EmbeddedDynamoDb dynamo;
+    FaultProxy proxy;
+    DynamoDbAsyncClient client;
+    EntityStore store;
+    AggregateStore aggregates;
+    final AtomicInteger transactions = new AtomicInteger();
+    volatile int faultAtTransaction = Integer.MAX_VALUE;
+    volatile FaultProxy.Fault fault = FaultProxy.Fault.RESET_MID_RESPONSE;
+
+    @BeforeEach
+    void start() throws Exception {
+        // Earlier @QuarkusTests may leave their class loader on this thread; the SDK's threads inherit it, and
+        // Mutiny's service loading must see this test's classes.
+        Thread.currentThread().setContextClassLoader(AggregateFaultTest.class.getClassLoader());
+        dynamo = EmbeddedDynamoDb.start(0, null);
+        proxy = new FaultProxy(dynamo.port());
+        // Counts TransactWriteItems attempts and turns the proxy's fault on as the chosen one goes out.
+        ExecutionInterceptor trigger = new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                if (context.request() instanceof TransactWriteItemsRequest
+                        && transactions.incrementAndGet() == faultAtTransaction) {
+                    proxy.inject(fault, 0);
+                }
+            }
+        };
+        client = DynamoDbAsyncClient.builder().endpointOverride(URI.create(proxy.endpoint())).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .overrideConfiguration(ClientOverrideConfiguration.builder().addExecutionInterceptor(trigger)
+                        .apiCallTimeout(Duration.ofSeconds(3)).apiCallAttemptTimeout(Duration.ofMillis(1500)).build())
+                .build();
+        var metrics = new StoreMetrics(new SimpleMeterRegistry());
+        var gateway = new DynamoGateway(client, metrics);
+        store = new EntityStore(gateway, new StoreSettings("cairn", "fault-test-cursor-secret", 4, 3, Duration.ofMillis(10)));
+        aggregates = new AggregateStore(store, gateway, metrics);
+        gateway.createTable(TableSpec.createTableRequest("cairn")).await().atMost(Duration.ofSeconds(10));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        proxy.close();
+        dynamo.close();
+    }
+
+    static Map<String, Object> shelf(String id, String generation) {
+        var view = new LinkedHashMap<String, Object>();
+        view.put("id", id);
+        view.put("name", "shelf " + generation);
+        for (var side : List.of("left", "right")) {
+            var books = new ArrayList<Map<String, Object>>();
+            for (int i = 0; i < BOOKS_PER_SIDE; i++) {
+                books.add(Map.of("isbn", side + "-" + i, "title", generation + " " + side + " " + i));
+            }
+            view.put(side, Map.of("label", side, "books", books));
+        }
+        return view;
+    }
+
+    Uni<Void> create(Map<String, Object> view) {
+        Instant now = Instant.now();
+        var items = SHELF.decompose(SHELF.hydrate(view, Map.of()), Map.of(), 1, now, now);
+        return aggregates.write(SHELF, AggregateWrites.create(SHELF, items), Map.of());
+    }
+
+    Uni<Void> update(String id, Map<String, Object> next) {
+        return aggregates.readForWrite(SHELF, id).chain(snapshot -> {
+            var current = snapshot.assembled();
+            Instant now = Instant.now();
+            var before = SHELF.decompose(current.view(), current.refVersions(), current.version(), current.createdAt(), current.updatedAt());
+            var after = SHELF.decompose(SHELF.hydrate(next, Map.of()), Map.of(), current.version() + 1, current.createdAt(), now);
+            return aggregates.write(SHELF, AggregateWrites.update(SHELF, before, after, current.version(), now), snapshot.bySk());
+        });
+    }
+
+    /** The generation every member shows; fails on a mixture. Null when the shelf is absent. */
+    String generationVisible(String id) {
+        var snapshot = aggregates.read(SHELF, id).await().atMost(Duration.ofSeconds(20));
+        if (snapshot == null) {
+            return null;
+        }
+        var view = snapshot.assembled().view();
+        var generations = new java.util.TreeSet<String>();
+        generations.add(((String) view.get("name")).substring(6));
+        for (var side : List.of("left", "right")) {
+            @SuppressWarnings("unchecked")
+            var books = (List<Map<String, Object>>) ((Map<String, Object>) view.get(side)).get("books");
+            assertThat(books).hasSize(BOOKS_PER_SIDE);
+            books.forEach(book -> generations.add(((String) book.get("title")).split(" ")[0]));
+        }
+        assertThat(generations).as("one generation only, never a mixture").hasSize(1);
+        return generations.first();
+    }
+
+    /** After the fault clears: busy (or unreachable) answers until the repair is done, then one whole generation. */
+    String settledGeneration(String id) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            try {
+                return generationVisible(id);
+            } catch (CairnException e) {
+                assertThat(e.error()).isInstanceOfAny(CairnError.AggregateBusy.class, CairnError.ServiceUnavailable.class);
+                assertThat(System.nanoTime()).as("the interrupted write is repaired soon after the fault clears").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    int partitionSize(String id) {
+        return store.queryAll(QuerySpec.table(SHELF.partitionOf(id)).consistent().build()).collect().asList()
+                .await().atMost(Duration.ofSeconds(10)).size();
+    }
+
+    void failsUnavailable(Uni<Void> write) {
+        Throwable failure = catchThrowable(() -> write.await().atMost(Duration.ofSeconds(30)));
+        assertThat(failure).isInstanceOfSatisfying(CairnException.class,
+                e -> assertThat(e.error()).isInstanceOf(CairnError.ServiceUnavailable.class));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = FaultProxy.Fault.class, names = {"RESET_MID_RESPONSE", "REFUSE"})
+    void anInterruptedCreateLeavesNothingAndTheSameCreateThenCompletes(FaultProxy.Fault kind) throws Exception {
+        String id = "shelf-" + UUID.randomUUID();
+        fault = kind;
+        faultAtTransaction = transactions.get() + 3; // lease + first group pass, the second group's answer is cut
+        failsUnavailable(create(shelf(id, "v1")));
+        proxy.clear();
+        assertThat(settledGeneration(id)).as("nothing was created").isNull();
+        assertThat(partitionSize(id)).as("no stray member left").isZero();
+
+        create(shelf(id, "v1")).await().atMost(Duration.ofSeconds(20));
+        assertThat(generationVisible(id)).isEqualTo("v1");
+        assertThat(partitionSize(id)).isEqualTo(1 + 2 * (1 + BOOKS_PER_SIDE));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = FaultProxy.Fault.class, names = {"RESET_MID_RESPONSE", "REFUSE"})
+    void anInterruptedUpdateLeavesTheOldAggregateAndTheSameUpdateThenCompletes(FaultProxy.Fault kind) throws Exception {
+        String id = "shelf-" + UUID.randomUUID();
+        create(shelf(id, "v1")).await().atMost(Duration.ofSeconds(20));
+        fault = kind;
+        faultAtTransaction = transactions.get() + 3;
+        failsUnavailable(update(id, shelf(id, "v2")));
+        proxy.clear();
+        assertThat(settledGeneration(id)).as("the old aggregate, whole").isEqualTo("v1");
+
+        update(id, shelf(id, "v2")).await().atMost(Duration.ofSeconds(20));
+        assertThat(generationVisible(id)).isEqualTo("v2");
+        assertThat(aggregates.read(SHELF, id).await().atMost(Duration.ofSeconds(10)).assembled().version()).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = FaultProxy.Fault.class, names = {"RESET_MID_RESPONSE"})
+    void aFinishWhoseAnswerIsLostLeavesOneWholeGeneration(FaultProxy.Fault kind) throws Exception {
+        String id = "shelf-" + UUID.randomUUID();
+        create(shelf(id, "v1")).await().atMost(Duration.ofSeconds(20));
+        fault = kind;
+        faultAtTransaction = transactions.get() + 4; // lease, both groups, then the finish's answer is cut
+        failsUnavailable(update(id, shelf(id, "v2")));
+        proxy.clear();
+        // The finish committed (its answer was lost), so the new generation stands, whole; never a mixture.
+        assertThat(settledGeneration(id)).isIn("v1", "v2");
+    }
+}
