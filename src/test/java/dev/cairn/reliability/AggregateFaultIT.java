@@ -46,9 +46,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * A real network fault (the proxy cuts the response) in the middle of a multi-transaction aggregate write: the
  * write fails as 503, readers never see a mixture of old and new members, the old aggregate (or, for a create,
- * nothing) is back as soon as the fault clears, and the same request then completes.
+ * nothing) is back as soon as the fault clears, and the same request then completes. Runs in the failsafe JVM
+ * (an *IT): it builds its own store on plain Mutiny, away from the class loaders the @QuarkusTests leave behind.
  */
-class AggregateFaultTest {
+class AggregateFaultIT {
 
     static final AggregateNode SIDE = AggregateNode.builder("ShelfSide", "SIDE").field("label")
             .many("books", AggregateNode.builder("Book", "BOOK").field("isbn").field("title").keyedBy("isbn").build())
@@ -73,7 +74,7 @@ class AggregateFaultTest {
     void start() throws Exception {
         // Earlier @QuarkusTests may leave their class loader on this thread; the SDK's threads inherit it, and
         // Mutiny's service loading must see this test's classes.
-        Thread.currentThread().setContextClassLoader(AggregateFaultTest.class.getClassLoader());
+        Thread.currentThread().setContextClassLoader(AggregateFaultIT.class.getClassLoader());
         dynamo = EmbeddedDynamoDb.start(0, null);
         proxy = new FaultProxy(dynamo.port());
         // Counts TransactWriteItems attempts and turns the proxy's fault on as the chosen one goes out.
