@@ -234,9 +234,29 @@ public class EntityStore {
                 .onItem().transformToIterable(QueryResponse::items);
     }
 
+    /**
+     * Every item the query selects, as one list: a single Uni per page, chained only while DynamoDB says there is
+     * more (the common one-page read allocates no stream machinery at all).
+     */
+    public Uni<List<Map<String, AttributeValue>>> queryAllItems(QuerySpec query) {
+        return deferred(() -> nextPages(query, null, null));
+    }
+
+    private Uni<List<Map<String, AttributeValue>>> nextPages(QuerySpec query, Map<String, AttributeValue> start,
+                                                           List<Map<String, AttributeValue>> sofar) {
+        return gateway.query(query.toRequest(settings.table(), start)).chain(r -> {
+            if (sofar == null && !hasMore(r)) {
+                return Uni.createFrom().item(r.items());
+            }
+            List<Map<String, AttributeValue>> items = sofar == null ? new ArrayList<>() : sofar;
+            items.addAll(r.items());
+            return hasMore(r) ? nextPages(query, r.lastEvaluatedKey(), items) : Uni.createFrom().item(items);
+        });
+    }
+
     /** One partition's items decoded by discriminator (e.g. a workspace and its projects). */
     public Uni<ItemCollection> collection(QuerySpec query, List<EntitySpec<?>> specs) {
-        return queryAll(query).collect().asList().map(items -> ItemCollection.decode(items, specs));
+        return queryAllItems(query).map(items -> ItemCollection.decode(items, specs));
     }
 
     private static boolean hasMore(QueryResponse response) {
