@@ -74,6 +74,11 @@ public final class Aggregate {
         return partition.render(id);
     }
 
+    /** Whether a partition key is one of this aggregate's partitions (e.g. {@code MATCH#…}). */
+    public boolean holdsPartition(String pk) {
+        return pk.startsWith(partition.prefix());
+    }
+
     public PrimaryKey rootKey(String id) {
         return PrimaryKey.of(partitionOf(id), root.label);
     }

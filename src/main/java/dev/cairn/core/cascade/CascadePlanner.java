@@ -31,7 +31,7 @@ public final class CascadePlanner {
     }
 
     private final Map<String, CopyRule> rules;
-    private final Map<String, Aggregate> aggregatesByPartitionPrefix;
+    private final List<Aggregate> aggregates;
 
     /**
      * @param rules      copy attribute → rule; attributes without a rule hold whole copies
@@ -39,9 +39,7 @@ public final class CascadePlanner {
      */
     public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates) {
         this.rules = Map.copyOf(rules);
-        var byPrefix = new LinkedHashMap<String, Aggregate>();
-        aggregates.forEach(a -> byPrefix.put(a.partitionOf("x").substring(0, a.partitionOf("x").length() - 1), a));
-        this.aggregatesByPartitionPrefix = byPrefix;
+        this.aggregates = List.copyOf(aggregates);
     }
 
     /** The copy update of one item, or empty when every copy it holds is already at the source's version. */
@@ -127,12 +125,7 @@ public final class CascadePlanner {
     }
 
     private Aggregate aggregateFor(String pk) {
-        for (var entry : aggregatesByPartitionPrefix.entrySet()) {
-            if (pk.startsWith(entry.getKey())) {
-                return entry.getValue();
-            }
-        }
-        return null;
+        return aggregates.stream().filter(a -> a.holdsPartition(pk)).findFirst().orElse(null);
     }
 
     private static String rootSortKey(Aggregate aggregate) {

@@ -147,15 +147,8 @@ public class ConsoleResource {
     }
 
     private Aggregate aggregateOf(String partition) {
-        for (AccessPatterns domain : domains) {
-            for (Aggregate aggregate : domain.aggregates()) {
-                String prefix = aggregate.partitionOf("x");
-                if (partition.startsWith(prefix.substring(0, prefix.length() - 1))) {
-                    return aggregate;
-                }
-            }
-        }
-        return null;
+        return domains.stream().flatMap(d -> d.aggregates().stream()).filter(a -> a.holdsPartition(partition))
+                .findFirst().orElse(null);
     }
 
     private static Map<String, Object> answer(String partition, String index, Page<Map<String, AttributeValue>> page,

@@ -103,6 +103,8 @@ class AggregateTest {
         items.bySk().values().forEach(member ->
                 assertThat(ORDER.groupOf(member.sk())).as(member.sk()).isEqualTo(member.group()));
         assertThat(ORDER.groupOf("NOT#A#MEMBER")).isNull();
+        assertThat(ORDER.holdsPartition(ORDER.partitionOf("o-1"))).isTrue();
+        assertThat(ORDER.holdsPartition("SOMETHING#o-1")).isFalse();
     }
 
     @Test
