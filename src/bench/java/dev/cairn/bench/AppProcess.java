@@ -28,6 +28,12 @@ final class AppProcess implements AutoCloseable {
     }
 
     static AppProcess start(String dynamoEndpoint) throws Exception {
+        // Measures the data path; token verification is measured on its own (the auth scenario).
+        return start(dynamoEndpoint, List.of("-Dcairn.auth.enabled=false"), "app");
+    }
+
+    /** The packaged app with extra system properties; its log goes to target/bench/{name}.log. */
+    static AppProcess start(String dynamoEndpoint, List<String> properties, String name) throws Exception {
         int port = freePort();
         int managementPort = freePort();
         Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
@@ -40,8 +46,6 @@ final class AppProcess implements AutoCloseable {
                 "-Xmx300m",
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.management.port=" + managementPort,
-                // Measures the data path; token verification is the same for every route and left out.
-                "-Dcairn.auth.enabled=false",
                 "-Dquarkus.dynamodb.endpoint-override=" + dynamoEndpoint,
                 "-Dquarkus.dynamodb.aws.region=us-east-1",
                 "-Dquarkus.dynamodb.aws.credentials.type=static",
@@ -53,17 +57,18 @@ final class AppProcess implements AutoCloseable {
                 "-Dquarkus.log.console.json.enabled=false",
                 "-Dquarkus.shutdown.delay-enabled=false",
                 "-jar", jar.toString()));
+        command.addAll(1, properties);
         if (Boolean.getBoolean("bench.jfr")) {
             // Profile the app: jfr print --events jdk.ExecutionSample target/bench/app.jfr
             command.add(1, "-XX:StartFlightRecording=filename=target/bench/app.jfr,settings=profile");
         }
         long started = System.nanoTime();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(Path.of("target/bench/app.log").toFile()).start();
+                .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
         HttpClient http = HttpClient.newHttpClient();
         while (true) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the app exited; see target/bench/app.log");
+                throw new IllegalStateException("the app exited; see target/bench/" + name + ".log");
             }
             try {
                 var response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"))

@@ -97,6 +97,7 @@ class CairnBench {
                 if (enabled("cascade")) cascade();
                 if (enabled("scaling")) scaling();
                 if (enabled("sharding")) sharding();
+                if (enabled("auth")) auth(dynamo.endpoint());
                 if (scenarios.contains("soak")) soak();
                 report.append("\nApp RSS after the run: ").append(String.format(Locale.ROOT, "%.0f MB", app.rssMb())).append('\n');
             } finally {
@@ -317,6 +318,58 @@ class CairnBench {
         }
         report.append("\nDynamoDB Local has no per-partition throughput limit, so the write rows show only what sharding costs "
                 + "(nothing: one PutItem either way); on DynamoDB each shard is its own partition with its own ~1,000 WCU/s.\n");
+    }
+
+    /**
+     * What bearer-token verification costs: the same listing from two instances of the packaged app on the same
+     * data, one with authentication off and one verifying an RS256 token (key pair made here) on every request.
+     */
+    void auth(String dynamoEndpoint) throws Exception {
+        var generator = java.security.KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        var keys = generator.generateKeyPair();
+        Path publicKey = Path.of("target/bench/jwt-public.pem").toAbsolutePath();
+        Files.writeString(publicKey, "-----BEGIN PUBLIC KEY-----\n"
+                + java.util.Base64.getMimeEncoder().encodeToString(keys.getPublic().getEncoded())
+                + "\n-----END PUBLIC KEY-----\n");
+        String issuer = "https://bench.cairn";
+        String token = io.smallrye.jwt.build.Jwt.issuer(issuer).subject("bench").groups(java.util.Set.of("cairn-reader"))
+                .claim("workspaces", List.of("*")).expiresAt(java.time.Instant.now().plusSeconds(3600)).sign(keys.getPrivate());
+        post("/workspaces", "{\"id\":\"bench-auth\",\"displayName\":\"B\",\"region\":\"eu-west-1\",\"seatLimit\":10}");
+        for (int i = 0; i < 25; i++) {
+            post("/workspaces/bench-auth/projects", "{\"title\":\"P" + i + "\",\"status\":\"ACTIVE\",\"createdBy\":\"bench\"}");
+        }
+        try (AppProcess secured = AppProcess.start(dynamoEndpoint, List.of("-Dcairn.auth.enabled=true",
+                "-Dmp.jwt.verify.publickey.location=" + publicKey.toUri(), "-Dmp.jwt.verify.issuer=" + issuer), "app-auth")) {
+            HttpRequest open = HttpRequest.newBuilder(URI.create(app.base() + "/workspaces/bench-auth/projects")).GET().build();
+            HttpRequest bearer = HttpRequest.newBuilder(URI.create(secured.base() + "/workspaces/bench-auth/projects"))
+                    .header("Authorization", "Bearer " + token).GET().build();
+            send(bearer, 200);
+            report.append("\n### Token verification: GET /workspaces/{id}/projects, authentication off vs on (two app instances, interleaved)\n\n")
+                    .append("| concurrency | auth | ops/s | p50 ms | p99 ms | app CPU ms/op |\n|---|---|---|---|---|---|\n");
+            for (int concurrency : concurrencies) {
+                var off = new ArrayList<Load.Result>();
+                var on = new ArrayList<Load.Result>();
+                double cpuOff = 0;
+                double cpuOn = 0;
+                for (int round = 0; round < ROUNDS; round++) {
+                    double before = app.cpuMillis();
+                    off.add(Load.run(concurrency, warmup, duration, w -> send(open, 200)));
+                    cpuOff += (app.cpuMillis() - before) * duration.toNanos() / (duration.plus(warmup).toNanos() + 1.0);
+                    before = secured.cpuMillis();
+                    on.add(Load.run(concurrency, warmup, duration, w -> send(bearer, 200)));
+                    cpuOn += (secured.cpuMillis() - before) * duration.toNanos() / (duration.plus(warmup).toNanos() + 1.0);
+                }
+                Load.Result a = merge(off);
+                Load.Result b = merge(on);
+                report.append(String.format(Locale.ROOT, "| %d | off | %.0f | %.2f | %.2f | %.2f |%n", concurrency,
+                        a.opsPerSecond(), a.p50Ms(), a.p99Ms(), cpuOff / Math.max(1, a.ops())));
+                report.append(String.format(Locale.ROOT, "| %d | on (RS256 bearer) | %.0f | %.2f | %.2f | %.2f |%n", concurrency,
+                        b.opsPerSecond(), b.p50Ms(), b.p99Ms(), cpuOn / Math.max(1, b.ops())));
+                report.append(String.format(Locale.ROOT, "| %d | **on / off** | **%.2f** | **%.2f** | %.2f | |%n", concurrency,
+                        b.opsPerSecond() / a.opsPerSecond(), b.p50Ms() / a.p50Ms(), b.p99Ms() / a.p99Ms()));
+            }
+        }
     }
 
     void cascade() throws Exception {
