@@ -85,7 +85,7 @@ public class AggregateStore {
 
     private Uni<Snapshot> readOnce(Aggregate aggregate, String id, boolean strict) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAllItems(QuerySpec.table(rootKey.pk()).consistent().build()).map(items -> {
+        return store.queryAll(QuerySpec.table(rootKey.pk()).consistent().build()).map(items -> {
             if (items.isEmpty()) {
                 return null;
             }

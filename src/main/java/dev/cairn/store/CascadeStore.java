@@ -59,12 +59,14 @@ public class CascadeStore {
     private record Outcome(int updated, int skipped, List<Map<String, String>> failedKeys) {
     }
 
-    /** Every item of {@code copies} that holds a copy of the source entity. */
+    /** Every item of {@code copies} that holds a copy of the source entity (the queries run in parallel). */
     public Uni<List<Map<String, AttributeValue>>> findCopies(List<QuerySpec> copies, String entity) {
-        return Multi.createFrom().iterable(copies)
-                .onItem().transformToMultiAndConcatenate(store::queryAll)
-                .select().where(item -> !CopyVersions.copiesOf(item, entity).isEmpty())
-                .collect().asList();
+        if (copies.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Uni.join().all(copies.stream().map(store::queryAll).toList()).andFailFast()
+                .map(results -> results.stream().flatMap(List::stream)
+                        .filter(item -> !CopyVersions.copiesOf(item, entity).isEmpty()).toList());
     }
 
     public Uni<Report> eventual(List<QuerySpec> copies, CascadeSource source, CascadePlanner planner, int concurrency) {

@@ -35,7 +35,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Entity operations, queries, batches and transactions over the single table, executing the plans of
@@ -224,21 +223,11 @@ public class EntityStore {
         return new Page<>(merged.items(), cursors.encode(listing.binding(), merged.next()));
     }
 
-    /** Every item the query selects, page after page (more than one call only past 1 MB or the limit). */
-    public Multi<Map<String, AttributeValue>> queryAll(QuerySpec query) {
-        return Multi.createBy().repeating()
-                .uni(() -> new AtomicReference<Map<String, AttributeValue>>(),
-                        last -> gateway.query(query.toRequest(settings.table(), last.get()))
-                                .invoke(r -> last.set(hasMore(r) ? r.lastEvaluatedKey() : null)))
-                .whilst(EntityStore::hasMore)
-                .onItem().transformToIterable(QueryResponse::items);
-    }
-
     /**
-     * Every item the query selects, as one list: a single Uni per page, chained only while DynamoDB says there is
-     * more (the common one-page read allocates no stream machinery at all).
+     * Every item the query selects, as one list: one Query per page (more than one only past 1 MB or the limit),
+     * chained only while DynamoDB says there is more, so the common one-page read is a single Uni.
      */
-    public Uni<List<Map<String, AttributeValue>>> queryAllItems(QuerySpec query) {
+    public Uni<List<Map<String, AttributeValue>>> queryAll(QuerySpec query) {
         return deferred(() -> nextPages(query, null, null));
     }
 
@@ -256,7 +245,7 @@ public class EntityStore {
 
     /** One partition's items decoded by discriminator (e.g. a workspace and its projects). */
     public Uni<ItemCollection> collection(QuerySpec query, List<EntitySpec<?>> specs) {
-        return queryAllItems(query).map(items -> ItemCollection.decode(items, specs));
+        return queryAll(query).map(items -> ItemCollection.decode(items, specs));
     }
 
     private static boolean hasMore(QueryResponse response) {

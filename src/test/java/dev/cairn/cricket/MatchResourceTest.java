@@ -25,7 +25,7 @@ class MatchResourceTest {
     EntityStore store;
 
     List<Map<String, ?>> partition(String matchId) {
-        return List.copyOf(store.queryAll(QuerySpec.table("MATCH#" + matchId).consistent().build()).collect().asList()
+        return List.copyOf(store.queryAll(QuerySpec.table("MATCH#" + matchId).consistent().build())
                 .await().atMost(Duration.ofSeconds(10)));
     }
 

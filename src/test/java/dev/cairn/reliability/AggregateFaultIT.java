@@ -170,7 +170,7 @@ class AggregateFaultIT {
     }
 
     int partitionSize(String id) {
-        return store.queryAll(QuerySpec.table(SHELF.partitionOf(id)).consistent().build()).collect().asList()
+        return store.queryAll(QuerySpec.table(SHELF.partitionOf(id)).consistent().build())
                 .await().atMost(Duration.ofSeconds(10)).size();
     }
 

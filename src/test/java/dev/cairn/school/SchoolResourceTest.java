@@ -105,7 +105,7 @@ class SchoolResourceTest {
                 .contentType("application/problem+json").body("detail", equalTo("course " + cid + " does not exist"));
         given().contentType(ContentType.JSON).body("{}")
                 .put("/students/{s}/enrollments/{c}", unique("ghost"), cid).then().statusCode(404);
-        var items = store.queryAll(QuerySpec.table("STU#" + sid).consistent().build()).collect().asList()
+        var items = store.queryAll(QuerySpec.table("STU#" + sid).consistent().build())
                 .await().atMost(Duration.ofSeconds(10));
         assertThat(items).hasSize(1);
         given().get("/students/{s}/courses", sid).then().statusCode(200).body("items", hasSize(0));

@@ -176,6 +176,6 @@ class SocialResourceTest {
     }
 
     private List<?> partition(String pk) {
-        return store.queryAll(QuerySpec.table(pk).consistent().build()).collect().asList().await().atMost(Duration.ofSeconds(10));
+        return store.queryAll(QuerySpec.table(pk).consistent().build()).await().atMost(Duration.ofSeconds(10));
     }
 }
