@@ -13,12 +13,16 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * A body declared larger than {@code quarkus.http.limits.max-body-size} is refused with a problem+json 413 before
- * it is read, the same way the HTTP layer refuses it (Connection: close, the connection closed once the answer is
- * out, so a client still sending is not left waiting) but with a body that says why. Chunked bodies without a
+ * it is read, the same way the HTTP layer refuses it (Connection: close) but with a body that says why, and without the
+ * HTTP layer's race: a client already sending gets its body drained (bounded) so the answer is not lost to a reset. Chunked bodies without a
  * length are still cut off by the HTTP layer's own 413.
  */
 @ApplicationScoped
 public class BodyLimit {
+
+    /** How much of a refused body is read and thrown away so that the client sees the answer. */
+    static final long DRAIN_BYTES = 64L * 1024 * 1024;
+    static final long DRAIN_MILLIS = 10_000;
 
     void install(@Observes Router router, ObjectMapper json,
                  @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit) throws JsonProcessingException {
@@ -44,12 +48,35 @@ public class BodyLimit {
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
-            var response = ctx.response();
-            response.setStatusCode(413)
+            var request = ctx.request();
+            var connection = request.connection();
+            var response = ctx.response().setStatusCode(413)
                     .putHeader(HttpHeaderNames.CONTENT_TYPE, ProblemMapper.PROBLEM_JSON)
-                    .putHeader(HttpHeaderNames.CONNECTION, "close")
-                    .endHandler(done -> ctx.request().connection().close());
+                    .putHeader(HttpHeaderNames.CONNECTION, "close");
+            if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaderNames.EXPECT))) {
+                // the client waits for our word before sending: nothing to drain
+                response.endHandler(done -> connection.close()).end(body);
+                return;
+            }
+            // The client is already sending. Closing now would answer its next segments with a reset, and a reset
+            // can destroy our answer before the client reads it; so swallow what it sends (bounded in bytes and
+            // time) and close once the body is in.
+            var vertx = ctx.vertx();
+            long deadline = vertx.setTimer(DRAIN_MILLIS, t -> connection.close());
+            long[] drained = {0};
+            request.handler(chunk -> {
+                drained[0] += chunk.length();
+                if (drained[0] > DRAIN_BYTES) {
+                    vertx.cancelTimer(deadline);
+                    connection.close();
+                }
+            });
+            request.endHandler(end -> {
+                vertx.cancelTimer(deadline);
+                connection.close();
+            });
             response.end(body);
+            request.resume();
         });
     }
 }
