@@ -1,7 +1,6 @@
 package dev.cairn.cricket;
 
 import dev.cairn.core.query.AccessPattern;
-import dev.cairn.core.query.QuerySpec;
 import dev.cairn.platform.AccessPatterns;
 import java.util.Map;
 import dev.cairn.core.aggregate.Aggregate;
@@ -17,7 +16,7 @@ public class CricketAccessPatterns implements AccessPatterns {
     public List<AccessPattern> accessPatterns(String table) {
         return List.of(
                 AccessPattern.query("A whole match (every item of its partition)", "GET /matches/{id}", table,
-                        QuerySpec.table(CricketModel.MATCH.partitionOf("bgt-2025-test-1")).consistent().build()),
+                        CricketModel.MATCH.viewQuery("bgt-2025-test-1")),
                 AccessPattern.query("The matches of a player (ref index)", "GET /players/{playerId}/matches", table,
                         CricketModel.matchesOfPlayer("kohli-01", 20)),
                 AccessPattern.query("A squad's selections", "GET /squads/{squadId}/selections", table,

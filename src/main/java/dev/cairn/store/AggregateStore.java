@@ -11,7 +11,6 @@ import dev.cairn.core.aggregate.AggregateWrites;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.key.PrimaryKey;
-import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
 import io.smallrye.mutiny.Uni;
@@ -85,7 +84,7 @@ public class AggregateStore {
 
     private Uni<Snapshot> readOnce(Aggregate aggregate, String id, boolean strict) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAll(QuerySpec.table(rootKey.pk()).consistent().build()).map(items -> {
+        return store.queryAll(strict ? aggregate.viewQuery(id) : aggregate.itemsQuery(id)).map(items -> {
             if (items.isEmpty()) {
                 return null;
             }

@@ -8,16 +8,17 @@ import dev.cairn.core.aggregate.AggregateNode.EdgeKind;
 import dev.cairn.core.key.KeyCodec;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -48,6 +49,7 @@ public final class Aggregate {
     private final String idField;
     private final AggregateNode root;
     private final List<String> context;
+    private final List<String> viewAttributes;
 
     private Aggregate(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context) {
         this.name = name;
@@ -55,6 +57,16 @@ public final class Aggregate {
         this.idField = idField;
         this.root = root;
         this.context = List.copyOf(context);
+        var attributes = new LinkedHashSet<>(List.of(TableSpec.SK, TableSpec.TYPE, POS, REF, idField,
+                TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT, LEASE, LEASE_UNTIL));
+        collectViewAttributes(root, attributes);
+        this.viewAttributes = List.copyOf(attributes);
+    }
+
+    private static void collectViewAttributes(AggregateNode node, Set<String> into) {
+        into.addAll(node.fields);
+        into.addAll(node.refs.keySet());
+        node.edges.forEach(edge -> collectViewAttributes(edge.node(), into));
     }
 
     /**
@@ -81,6 +93,20 @@ public final class Aggregate {
 
     public PrimaryKey rootKey(String id) {
         return PrimaryKey.of(partitionOf(id), root.label);
+    }
+
+    /**
+     * The read behind a view: ONE strongly consistent Query of the partition, projected on what the view shows
+     * and the lease, so index keys, context copies and copy versions are neither sent nor parsed (the capacity
+     * consumed is the same). A view read this way has no copy versions: reads before a write take whole items.
+     */
+    public QuerySpec viewQuery(String id) {
+        return QuerySpec.table(partitionOf(id)).consistent().project(viewAttributes.toArray(String[]::new)).build();
+    }
+
+    /** The whole partition, every attribute: the read before a write, which diffs and may undo whole items. */
+    public QuerySpec itemsQuery(String id) {
+        return QuerySpec.table(partitionOf(id)).consistent().build();
     }
 
     public String rootType() {
@@ -523,9 +549,11 @@ public final class Aggregate {
                 }
                 case MANY -> {
                     String prefix = skOf(append(segments, edge.node().label)) + KeyCodec.DELIMITER;
-                    var elementSks = bySk.keySet().stream()
-                            .filter(s -> s.startsWith(prefix) && s.indexOf(KeyCodec.DELIMITER, prefix.length()) < 0)
-                            .sorted(Comparator.comparingLong(s -> position(bySk.get(s))))
+                    var elementSks = bySk.entrySet().stream()
+                            .filter(e -> e.getKey().startsWith(prefix) && e.getKey().indexOf(KeyCodec.DELIMITER, prefix.length()) < 0)
+                            .map(e -> Map.entry(e.getKey(), position(e.getValue()))) // parsed once, not per comparison
+                            .sorted(Map.Entry.comparingByValue())
+                            .map(Map.Entry::getKey)
                             .toList();
                     var elements = new ArrayList<Object>(elementSks.size());
                     for (String elementSk : elementSks) {

@@ -149,6 +149,29 @@ class AggregateTest {
     }
 
     @Test
+    void theViewQueryFetchesOnlyWhatAssemblyReadsAndTheViewIsTheSame() {
+        var in = input("n", List.of(line("p2", 5), line("p1", 2)));
+        var full = items(in, 3).bySk().values().stream().map(Aggregate.Member::item).toList();
+        var query = ORDER.viewQuery("o#1");
+        assertThat(query.partition()).isEqualTo("ORDER#o%231");
+        assertThat(query.consistent()).isTrue();
+        assertThat(query.projection()).contains("sk", "_type", "_pos", "_ref", "_version", "_lease", "_leaseUntil", "customer",
+                "product", "quantity").doesNotContain("pk", "gsi1pk", "gsi1sk", "gsi2pk", "_ctx", "_disc", "_refv");
+        var projected = full.stream().map(item -> {
+            var kept = new HashMap<>(item);
+            kept.keySet().retainAll(query.projection());
+            return Map.copyOf(kept);
+        }).toList();
+        assertThat(projected.stream().mapToInt(Map::size).sum()).isLessThan(full.stream().mapToInt(Map::size).sum());
+
+        Aggregate.Assembled fromProjection = ORDER.assemble(projected);
+        Aggregate.Assembled fromWholeItems = ORDER.assemble(full);
+        assertThat(fromProjection.view()).isEqualTo(fromWholeItems.view());
+        assertThat(fromProjection.version()).isEqualTo(3);
+        assertThat(ORDER.itemsQuery("o#1").projection()).isEmpty();
+    }
+
+    @Test
     void assemblyReportsMissingAndUnexpectedItems() {
         var items = new ArrayList<>(items(input("n", List.of(line("p1", 1))), 1).bySk().values().stream()
                 .map(Aggregate.Member::item).toList());
