@@ -15,7 +15,7 @@ public class CricketAccessPatterns implements AccessPatterns {
     @Override
     public List<AccessPattern> accessPatterns(String table) {
         return List.of(
-                AccessPattern.query("A whole match (every item of its partition)", "GET /matches/{id}", table,
+                AccessPattern.query("A whole match (every item of its partition, projected on the view)", "GET /matches/{id}", table,
                         CricketModel.MATCH.viewQuery("bgt-2025-test-1")),
                 AccessPattern.query("The matches of a player (ref index)", "GET /players/{playerId}/matches", table,
                         CricketModel.matchesOfPlayer("kohli-01", 20)),

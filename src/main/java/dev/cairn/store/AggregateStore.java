@@ -64,7 +64,8 @@ public class AggregateStore {
 
     /**
      * The assembled aggregate, or null when absent. A root under a live lease is being written: the read
-     * waits briefly for it, then answers AggregateBusy rather than show a mix of old and new items.
+     * waits briefly for it, then answers AggregateBusy rather than show a mix of old and new items. The items are
+     * those of {@link Aggregate#viewQuery} (projected): good for showing, not for writing back.
      */
     public Uni<Snapshot> read(Aggregate aggregate, String id) {
         return waitingRead(aggregate, id, true, 1);

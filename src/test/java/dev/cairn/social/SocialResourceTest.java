@@ -1,5 +1,6 @@
 package dev.cairn.social;
 
+import dev.cairn.platform.Pages;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.store.EntityStore;
 import io.quarkus.test.junit.QuarkusTest;
@@ -77,17 +78,10 @@ class SocialResourceTest {
         }
         assertThat(created).isSorted();
         List<String> listed = new ArrayList<>();
-        String cursor = null;
-        do {
-            var request = given().queryParam("limit", 2);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            Response page = request.get("/users/{id}/posts", uid).then().statusCode(200)
-                    .header("X-DynamoDB-Calls", "1").extract().response();
+        for (Response page : Pages.walk(() -> given().queryParam("limit", 2), r -> r.get("/users/{id}/posts", uid))) {
+            page.then().header("X-DynamoDB-Calls", "1");
             listed.addAll(page.path("items.postId"));
-            cursor = page.path("next");
-        } while (cursor != null);
+        }
         Collections.reverse(created);
         assertThat(listed).containsExactlyElementsOf(created);
         given().get("/posts/{p}", created.get(0)).then().statusCode(200).header("X-DynamoDB-Calls", "1")
@@ -139,17 +133,10 @@ class SocialResourceTest {
             created.add(commentId);
         }
         List<String> listed = new ArrayList<>();
-        String cursor = null;
-        do {
-            var request = given().queryParam("limit", 2);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            Response page = request.get("/posts/{p}/comments", postId).then().statusCode(200)
-                    .header("X-DynamoDB-Calls", "1").extract().response();
+        for (Response page : Pages.walk(() -> given().queryParam("limit", 2), r -> r.get("/posts/{p}/comments", postId))) {
+            page.then().header("X-DynamoDB-Calls", "1");
             listed.addAll(page.path("items.commentId"));
-            cursor = page.path("next");
-        } while (cursor != null);
+        }
         assertThat(listed).containsExactlyElementsOf(created);
 
         given().queryParam("include", "comments").queryParam("limit", 3).get("/posts/{p}", postId).then()

@@ -1,5 +1,6 @@
 package dev.cairn.workspace;
 
+import dev.cairn.platform.Pages;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -42,17 +43,10 @@ class ShardedWorkspaceResourceTest {
     /** Every page of a workspace's listing, as the list of pages' titles; also checks each page's call count. */
     static List<List<String>> pages(String workspaceId, int limit, int maxCallsPerPage) {
         var pages = new ArrayList<List<String>>();
-        String cursor = null;
-        do {
-            var request = given().queryParam("limit", limit);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            Response page = request.get("/workspaces/{id}/projects", workspaceId).then().statusCode(200).extract().response();
+        for (Response page : Pages.walk(() -> given().queryParam("limit", limit), r -> r.get("/workspaces/{id}/projects", workspaceId))) {
             assertThat(Integer.parseInt(page.header("X-DynamoDB-Calls"))).isBetween(1, maxCallsPerPage);
             pages.add(page.path("items.title"));
-            cursor = page.path("next");
-        } while (cursor != null);
+        }
         return pages;
     }
 
@@ -205,13 +199,7 @@ class ShardedWorkspaceResourceTest {
                 .as("spread over the status shards").isGreaterThan(1);
         var listed = new ArrayList<String>();
         var allIds = new ArrayList<String>();
-        String cursor = null;
-        do {
-            var request = given().queryParam("status", "ARCHIVED").queryParam("limit", 7);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            Response page = request.get("/projects").then().statusCode(200).extract().response();
+        for (Response page : Pages.walk(() -> given().queryParam("status", "ARCHIVED").queryParam("limit", 7), r -> r.get("/projects"))) {
             assertThat(Integer.parseInt(page.header("X-DynamoDB-Calls"))).isBetween(1, WorkspaceModel.statusShards());
             List<Map<String, String>> items = page.path("items");
             items.forEach(item -> {
@@ -220,8 +208,7 @@ class ShardedWorkspaceResourceTest {
                     listed.add(item.get("id"));
                 }
             });
-            cursor = page.path("next");
-        } while (cursor != null);
+        }
         assertThat(allIds).doesNotHaveDuplicates();
         assertThat(allIds).isSortedAccordingTo(java.util.Comparator.reverseOrder());
         var newestFirst = new ArrayList<>(created);

@@ -1,5 +1,6 @@
 package dev.cairn.platform.auth;
 
+import dev.cairn.platform.Pages;
 import dev.cairn.platform.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -176,16 +177,8 @@ class AuthResourceTest {
 
     private static List<String> activeWorkspaces(String bearer) {
         var seen = new java.util.ArrayList<String>();
-        String cursor = null;
-        do {
-            var request = as(bearer).queryParam("status", "ACTIVE").queryParam("limit", "100");
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            var page = request.get("/projects").then().statusCode(200).extract().jsonPath();
-            seen.addAll(page.getList("items.workspaceId"));
-            cursor = page.getString("next");
-        } while (cursor != null);
+        Pages.walk(() -> as(bearer).queryParam("status", "ACTIVE").queryParam("limit", "100"), r -> r.get("/projects"))
+                .forEach(page -> seen.addAll(page.path("items.workspaceId")));
         return seen;
     }
 
