@@ -11,6 +11,8 @@ import dev.cairn.platform.EmbeddedDynamoDb;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.DynamoGateway;
 import dev.cairn.store.EntityStore;
+import dev.cairn.store.JobSettings;
+import dev.cairn.store.Leases;
 import dev.cairn.store.StoreMetrics;
 import dev.cairn.store.StoreSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -466,7 +468,8 @@ class CairnBench {
         var gateway = new DynamoGateway(raw, new StoreMetrics(new SimpleMeterRegistry()));
         var settings = new StoreSettings(TABLE, "benchmark-cursor-secret", 4, 8, Duration.ofMillis(25));
         var store = new EntityStore(gateway, settings);
-        var aggregates = new AggregateStore(store, gateway, new StoreMetrics(new SimpleMeterRegistry()));
+        var aggregates = new AggregateStore(store, gateway, new StoreMetrics(new SimpleMeterRegistry()), new Leases(store),
+                new JobSettings("bench", 4, Duration.ofDays(1), Duration.ofSeconds(15), Duration.ofSeconds(10)));
         var lines = AggregateNode.builder("BenchLine", "LINE").field("n").field("pad").keyedBy("n").build();
         var root = AggregateNode.builder("Bench", "BENCH").field("name");
         int groups = 40;

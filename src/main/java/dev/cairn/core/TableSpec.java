@@ -80,6 +80,14 @@ public final class TableSpec {
                 .build();
     }
 
+    /** Finished jobs expire through the table's TTL on this attribute (epoch seconds). */
+    public static final String EXPIRES_AT = "_expiresAt";
+
+    public static software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest timeToLiveRequest(String tableName) {
+        return software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest.builder().tableName(tableName)
+                .timeToLiveSpecification(t -> t.enabled(true).attributeName(EXPIRES_AT)).build();
+    }
+
     private static GlobalSecondaryIndex globalIndex(Index index) {
         return GlobalSecondaryIndex.builder()
                 .indexName(index.indexName())

@@ -34,6 +34,11 @@ public class CricketAccessPatterns implements AccessPatterns {
     }
 
     @Override
+    public List<dev.cairn.core.cascade.CascadeSpec> cascades() {
+        return ReferenceResource.CASCADES;
+    }
+
+    @Override
     public List<Aggregate> aggregates() {
         return List.of(CricketModel.MATCH);
     }

@@ -3,6 +3,7 @@ package dev.cairn.cricket;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.cascade.CascadePlanner;
+import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
@@ -105,7 +106,7 @@ public class ReferenceResource {
     @PATCH
     @Path("teams/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
-    public Uni<Map<String, Object>> patchTeams(@RestPath String id, @RestQuery String cascade,
+    public Uni<RestResponse<Map<String, Object>>> patchTeams(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("teams", id, cascade, ifMatch, patch);
     }
@@ -127,7 +128,7 @@ public class ReferenceResource {
     @PATCH
     @Path("players/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
-    public Uni<Map<String, Object>> patchPlayers(@RestPath String id, @RestQuery String cascade,
+    public Uni<RestResponse<Map<String, Object>>> patchPlayers(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("players", id, cascade, ifMatch, patch);
     }
@@ -149,7 +150,7 @@ public class ReferenceResource {
     @PATCH
     @Path("coaches/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
-    public Uni<Map<String, Object>> patchCoaches(@RestPath String id, @RestQuery String cascade,
+    public Uni<RestResponse<Map<String, Object>>> patchCoaches(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("coaches", id, cascade, ifMatch, patch);
     }
@@ -171,7 +172,7 @@ public class ReferenceResource {
     @PATCH
     @Path("venues/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
-    public Uni<Map<String, Object>> patchVenues(@RestPath String id, @RestQuery String cascade,
+    public Uni<RestResponse<Map<String, Object>>> patchVenues(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("venues", id, cascade, ifMatch, patch);
     }
@@ -191,7 +192,7 @@ public class ReferenceResource {
     }
 
     /** A merge patch of the entity, then its cascade ({@code ?cascade=eventual|transactional}). */
-    private Uni<Map<String, Object>> patch(String kind, String id, String cascade, String ifMatch, String patch) {
+    private Uni<RestResponse<Map<String, Object>>> patch(String kind, String id, String cascade, String ifMatch, String patch) {
         return cascades.patch(target(kind, Http.id("id", id)), patch, Http.ifMatch(ifMatch), Cascades.mode(cascade),
                 singular(kind) + " " + id);
     }
@@ -217,6 +218,14 @@ public class ReferenceResource {
     }
 
     static final CascadePlanner PLANNER = new CascadePlanner(Map.of(), List.of(CricketModel.MATCH));
+    /** Teams, players, coaches and venues: their copies are found through their ref index. */
+    static final List<CascadeSpec> CASCADES = List.of(cascade(CricketModel.TEAM_REF), cascade(CricketModel.PLAYER_REF),
+            cascade(CricketModel.COACH_REF), cascade(CricketModel.VENUE_REF));
+
+    private static CascadeSpec cascade(RefSpec<?> ref) {
+        return new CascadeSpec(ref.entity(), ref.keyOf(), id -> List.of(QuerySpec.on(ref.index(), ref.refPartition(id)).build()),
+                PLANNER);
+    }
 
     private static Cascades.Target<?> target(String kind, String id) {
         return switch (kind) {
@@ -228,8 +237,7 @@ public class ReferenceResource {
     }
 
     private static <T> Cascades.Target<T> target(RefSpec<T> ref, Class<T> type, String id) {
-        return new Cascades.Target<>(ref.spec(), type, ref.keyOf().apply(id), id,
-                List.of(QuerySpec.on(ref.index(), ref.refPartition(id)).build()), PLANNER);
+        return new Cascades.Target<>(ref.spec(), type, id, cascade(ref));
     }
 
     private static RefSpec<?> ref(String kind) {

@@ -1,6 +1,7 @@
 package dev.cairn.platform;
 
 import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.query.AccessPattern;
 
@@ -15,6 +16,11 @@ public interface AccessPatterns {
     /** Partitions the console opens by entity id, by kind: e.g. {@code match} → {@code MATCH#{id}}. */
     default Map<String, KeyTemplate> partitions() {
         return Map.of();
+    }
+
+    /** The cascades of this domain's referenced entities, by source entity (run as durable jobs by any replica). */
+    default List<CascadeSpec> cascades() {
+        return List.of();
     }
 
     /** Aggregates stored one per partition (the console groups their members by sub-aggregate). */

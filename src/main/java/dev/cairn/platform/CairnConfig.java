@@ -27,6 +27,56 @@ public interface CairnConfig {
         int concurrency();
     }
 
+    Jobs jobs();
+
+    /** Durable multi-step writes: cascade jobs, the intents of multi-transaction aggregate writes, the worker. */
+    interface Jobs {
+        /** Write shards of the runnable-job index (gsi2 {@code JOBS#RUNNABLE#NN}); a worker polls them all. */
+        @WithDefault("4")
+        int shards();
+
+        /** How often every replica's worker looks for jobs whose owner died. */
+        @WithDefault("2s")
+        Duration poll();
+
+        /** A job's lease: a job whose owner stops renewing it is taken over this long after its last checkpoint. */
+        @WithDefault("15s")
+        Duration lease();
+
+        /** The lease of a multi-transaction aggregate write: it is undone this long after its writer died. */
+        @WithDefault("10s")
+        @io.smallrye.config.WithName("aggregate-lease")
+        Duration aggregateLease();
+
+        /** Copies read (and then written) per page of a cascade; the job checkpoints after every page. */
+        @WithDefault("100")
+        @io.smallrye.config.WithName("page-size")
+        int pageSize();
+
+        /** A PATCH waits this long for its cascade before it answers 202 Accepted with the job's location. */
+        @WithDefault("2s")
+        @io.smallrye.config.WithName("answer-within")
+        Duration answerWithin();
+
+        /** How long a copy that keeps failing (e.g. its aggregate is being written) is retried before it is recorded. */
+        @WithDefault("30s")
+        @io.smallrye.config.WithName("retry-for")
+        Duration retryFor();
+
+        /** How long a done job stays readable before DynamoDB's TTL removes it. */
+        @WithDefault("7d")
+        Duration retention();
+
+        /** Jobs one replica's worker runs at once. */
+        @WithDefault("4")
+        int concurrency();
+
+        /** Run the worker on this replica. */
+        @WithDefault("true")
+        @io.smallrye.config.WithName("worker.enabled")
+        boolean workerEnabled();
+    }
+
     LocalDynamodb localDynamodb();
 
     Workspace workspace();

@@ -55,6 +55,19 @@ public class EntityResources {
                                          Long ifMatch, Set<String> immutable, String what,
                                          java.util.function.Predicate<T> visible,
                                          java.util.function.BiConsumer<T, T> rule) {
+        return mergePatch(spec, key, type, body, ifMatch, immutable, what, visible, rule,
+                (current, patched) -> store.put(spec, patched, current.version()));
+    }
+
+    /**
+     * As above, with the write itself given: {@code write(current, patched)} must be conditioned on
+     * {@code current.version()} (a VersionConflict makes the cycle run again when there is no If-Match).
+     */
+    public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
+                                         Long ifMatch, Set<String> immutable, String what,
+                                         java.util.function.Predicate<T> visible,
+                                         java.util.function.BiConsumer<T, T> rule,
+                                         java.util.function.BiFunction<Stored<T>, T, Uni<Stored<T>>> write) {
         Uni<Stored<T>> attempt = find(spec, key, what).chain(current -> {
             if (!visible.test(current.value())) {
                 return Uni.createFrom().failure(notFound(what));
@@ -66,7 +79,7 @@ public class EntityResources {
                 // Nothing changed: no write, and the version (the ETag) stays.
                 return Uni.createFrom().item(current);
             }
-            return store.put(spec, patched, current.version());
+            return write.apply(current, patched);
         });
         if (ifMatch != null) {
             return attempt;

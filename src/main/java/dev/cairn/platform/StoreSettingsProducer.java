@@ -1,5 +1,6 @@
 package dev.cairn.platform;
 
+import dev.cairn.store.JobSettings;
 import dev.cairn.store.StoreSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -14,5 +15,15 @@ public class StoreSettingsProducer {
     StoreSettings storeSettings(CairnConfig config) {
         return new StoreSettings(config.table().name(), config.cursor().secret(), config.batch().concurrency(),
                 config.batch().maxAttempts(), config.batch().baseDelay());
+    }
+
+    /** This process's lease owner id is new at every start: a restarted pod never mistakes a dead run for its own. */
+    @Produces
+    @Singleton
+    JobSettings jobSettings(CairnConfig config) {
+        String host = System.getenv().getOrDefault("HOSTNAME", "cairn");
+        String owner = host + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        return new JobSettings(owner, config.jobs().shards(), config.jobs().retention(), config.jobs().lease(),
+                config.jobs().aggregateLease());
     }
 }

@@ -49,7 +49,10 @@ public class TableProvisioner {
                         .createTable(TableSpec.createTableRequest(table))
                         .invoke(() -> LOG.infof("created DynamoDB table %s", table))
                         .replaceWith(TableStatus.CREATING))
-                .chain(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem() : waitActive(table));
+                .chain(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem() : waitActive(table)
+                        .chain(() -> gateway.updateTimeToLive(TableSpec.timeToLiveRequest(table)))
+                        .invoke(() -> LOG.infof("finished jobs of %s expire by TTL on %s", table, TableSpec.EXPIRES_AT))
+                        .replaceWithVoid());
     }
 
     private Uni<Void> waitActive(String table) {

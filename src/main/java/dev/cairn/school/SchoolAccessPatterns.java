@@ -27,4 +27,9 @@ public class SchoolAccessPatterns implements AccessPatterns {
     public Map<String, KeyTemplate> partitions() {
         return Map.of("student", SchoolModel.STU, "course", SchoolModel.CRS);
     }
+
+    @Override
+    public List<dev.cairn.core.cascade.CascadeSpec> cascades() {
+        return List.of(SchoolModel.COURSE_CASCADE, SchoolModel.STUDENT_CASCADE);
+    }
 }

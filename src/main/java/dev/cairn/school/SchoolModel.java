@@ -11,6 +11,7 @@ import dev.cairn.core.query.QuerySpec;
 
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.cascade.CascadePlanner;
+import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.cascade.CopyRule;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -58,6 +59,11 @@ public final class SchoolModel {
     /** Enrollment edges copy the course's title and the student's name (display fields, kept in sync). */
     static final CascadePlanner COURSE_TITLE_COPIES = new CascadePlanner(Map.of("courseTitle", CopyRule.field("title")), List.of());
     static final CascadePlanner STUDENT_NAME_COPIES = new CascadePlanner(Map.of("studentName", CopyRule.field("name")), List.of());
+    /** A course's edges through gsi1 (its roster); a student's in its own partition. */
+    static final CascadeSpec COURSE_CASCADE = new CascadeSpec(COURSE.type(), SchoolModel::courseKey,
+            cid -> List.of(rosterOf(cid, 100)), COURSE_TITLE_COPIES);
+    static final CascadeSpec STUDENT_CASCADE = new CascadeSpec(STUDENT.type(), SchoolModel::studentKey,
+            sid -> List.of(coursesOf(sid, 100)), STUDENT_NAME_COPIES);
 
     private SchoolModel() {
     }

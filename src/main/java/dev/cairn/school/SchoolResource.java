@@ -182,20 +182,18 @@ public class SchoolResource {
     @PATCH
     @Path("courses/{cid}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
-    public Uni<Map<String, Object>> patchCourse(@RestPath String cid, @RestQuery String cascade,
+    public Uni<RestResponse<Map<String, Object>>> patchCourse(@RestPath String cid, @RestQuery String cascade,
                                                 @RestHeader("If-Match") String ifMatch, String patch) {
-        var target = new Cascades.Target<>(COURSE, Course.class, SchoolModel.courseKey(Http.id("cid", cid)), cid,
-                List.of(SchoolModel.rosterOf(cid, 100)), SchoolModel.COURSE_TITLE_COPIES);
+        var target = new Cascades.Target<>(COURSE, Course.class, Http.id("cid", cid), SchoolModel.COURSE_CASCADE);
         return cascades.patch(target, patch, Http.ifMatch(ifMatch), Cascades.mode(cascade), "course " + cid);
     }
 
     @PATCH
     @Path("students/{sid}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
-    public Uni<Map<String, Object>> patchStudent(@RestPath String sid, @RestQuery String cascade,
+    public Uni<RestResponse<Map<String, Object>>> patchStudent(@RestPath String sid, @RestQuery String cascade,
                                                  @RestHeader("If-Match") String ifMatch, String patch) {
-        var target = new Cascades.Target<>(STUDENT, Student.class, SchoolModel.studentKey(Http.id("sid", sid)), sid,
-                List.of(SchoolModel.coursesOf(sid, 100)), SchoolModel.STUDENT_NAME_COPIES);
+        var target = new Cascades.Target<>(STUDENT, Student.class, Http.id("sid", sid), SchoolModel.STUDENT_CASCADE);
         return cascades.patch(target, patch, Http.ifMatch(ifMatch), Cascades.mode(cascade), "student " + sid);
     }
 }

@@ -7,10 +7,15 @@ import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.Aggregate.Assembled;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.AggregateTxn;
+import dev.cairn.core.aggregate.AggregateTxn.Committed;
 import dev.cairn.core.aggregate.AggregateWrites;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.core.aggregate.JsonAttributes;
+import dev.cairn.core.job.Job;
+import dev.cairn.core.job.JobTable;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.lease.Lease;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
 import io.smallrye.mutiny.Uni;
@@ -25,35 +30,45 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads and writes aggregates: ONE strongly consistent Query per read, ONE BatchGetItem for every ref of a
- * write, and ONE TransactWriteItems whenever the write fits; larger writes run their groups in parallel
- * under a lease on the root (see {@link AggregateWrites}) and undo committed groups if another fails.
+ * write, and ONE TransactWriteItems whenever the write fits. Larger writes follow {@link AggregateTxn}: an undo
+ * log and a lease, the groups in parallel, ONE commit point. Readers never wait for a write: they assemble the
+ * committed state. A write whose writer died (or failed) is undone from its undo log by the writer itself, by a
+ * reader in the background, by the next writer, or by the job worker that finds its intent.
  */
 @ApplicationScoped
 public class AggregateStore {
 
     private static final Logger LOG = Logger.getLogger(AggregateStore.class);
-    static final Duration LEASE_TIME = Duration.ofSeconds(30);
     static final int BUSY_RETRIES = 5;
     static final Duration BUSY_PAUSE = Duration.ofMillis(100);
     static final Duration REPAIR_FIRST_DELAY = Duration.ofMillis(200);
     static final Duration REPAIR_MAX_DELAY = Duration.ofSeconds(2);
-    static final Duration REPAIR_FOR = LEASE_TIME.plusSeconds(60);
 
     private final EntityStore store;
     private final DynamoGateway gateway;
     private final StoreMetrics metrics;
+    private final Leases leases;
+    private final JobSettings settings;
+    private final JobTable jobs;
+    /** Partitions this process is repairing or cleaning now: one background repair per partition at a time. */
+    private final Set<String> repairing = ConcurrentHashMap.newKeySet();
 
-    public AggregateStore(EntityStore store, DynamoGateway gateway, StoreMetrics metrics) {
+    public AggregateStore(EntityStore store, DynamoGateway gateway, StoreMetrics metrics, Leases leases,
+                          JobSettings settings) {
         this.store = store;
         this.gateway = gateway;
         this.metrics = metrics;
+        this.leases = leases;
+        this.settings = settings;
+        this.jobs = new JobTable(settings.shards(), settings.retention());
     }
 
-    /** The raw items of an aggregate's partition (empty when absent). */
+    /** The committed items of an aggregate's partition and their assembly. */
     public record Snapshot(List<Map<String, AttributeValue>> items, Assembled assembled) {
         public Map<String, Map<String, AttributeValue>> bySk() {
             var bySk = new LinkedHashMap<String, Map<String, AttributeValue>>();
@@ -63,56 +78,62 @@ public class AggregateStore {
     }
 
     /**
-     * The assembled aggregate, or null when absent. A root under a live lease is being written: the read
-     * waits briefly for it, then answers AggregateBusy rather than show a mix of old and new items. The items are
-     * those of {@link Aggregate#viewQuery} (projected): good for showing, not for writing back.
+     * The assembled aggregate as last committed, or null when absent. It never waits: while a multi-transaction
+     * write is in flight it shows the state before it; a write left behind by a dead writer is repaired in the
+     * background. The items are those of {@link Aggregate#viewQuery} (projected): good for showing, not for
+     * writing back.
      */
     public Uni<Snapshot> read(Aggregate aggregate, String id) {
-        return waitingRead(aggregate, id, true, 1);
-    }
-
-    /** The read before a write: an expired lease (an interrupted write) may be taken over and repaired. */
-    public Uni<Snapshot> readForWrite(Aggregate aggregate, String id) {
-        return waitingRead(aggregate, id, false, 1);
-    }
-
-    private Uni<Snapshot> waitingRead(Aggregate aggregate, String id, boolean strict, int attempt) {
-        return readOnce(aggregate, id, strict).onFailure(AggregateStore::isBusyNow).recoverWithUni(e -> attempt >= BUSY_RETRIES
-                ? Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
-                        aggregate.name() + " " + id + " is being written; retry shortly", 1)))
-                : gateway.pause(BUSY_PAUSE).chain(() -> waitingRead(aggregate, id, strict, attempt + 1)));
-    }
-
-    private Uni<Snapshot> readOnce(Aggregate aggregate, String id, boolean strict) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAll(strict ? aggregate.viewQuery(id) : aggregate.itemsQuery(id)).map(items -> {
+        return store.queryAll(aggregate.viewQuery(id)).map(items -> {
             if (items.isEmpty()) {
                 return null;
             }
-            Map<String, AttributeValue> root = items.stream()
-                    .filter(item -> rootKey.sk().equals(item.get(TableSpec.SK).s())).findFirst().orElse(null);
-            if (root != null && AggregateWrites.leased(root)) {
-                if (!AggregateWrites.leaseExpired(root, store.now())) {
-                    throw new CairnException(new CairnError.AggregateBusy(aggregate.name() + " " + id + " is being written", 0));
-                }
-                if (strict) {
-                    throw new CairnException(new CairnError.AggregateBusy(aggregate.name() + " " + id
-                            + " was left locked by an interrupted write; a PUT of the whole " + aggregate.name()
-                            + " repairs it", 1));
-                }
+            Committed committed = AggregateTxn.committed(rootKey.sk(), items);
+            if (committed.inFlight() != null && committed.inFlight().lease().expiredAt(store.now())) {
+                inBackground(aggregate, id, () -> recover(aggregate, id).replaceWithVoid());
+            } else if (committed.inFlight() == null && !committed.leftovers().isEmpty()) {
+                inBackground(aggregate, id, () -> deleteUndo(rootKey.pk(), committed.leftovers()));
             }
-            if (root == null && strict) {
+            boolean hasRoot = committed.items().stream().anyMatch(i -> rootKey.sk().equals(i.get(TableSpec.SK).s()));
+            if (!hasRoot) {
                 return null;
             }
-            metrics.aggregateRead(aggregate.name(), items.size());
-            return new Snapshot(items, aggregate.assemble(items));
+            metrics.aggregateRead(aggregate.name(), committed.items().size());
+            return new Snapshot(committed.items(), aggregate.assemble(committed.items()));
         });
     }
 
-    /** A live lease (Retry-After 0) is waited for before it becomes an AggregateBusy answer. */
-    private static boolean isBusyNow(Throwable failure) {
-        return failure instanceof CairnException e && e.error() instanceof CairnError.AggregateBusy busy
-                && busy.retryAfterSeconds() == 0;
+    /**
+     * The read before a write: whole items. A write in flight is waited for briefly (then AggregateBusy); one
+     * whose writer died is undone first, here, so the new write starts from a committed state.
+     */
+    public Uni<Snapshot> readForWrite(Aggregate aggregate, String id) {
+        return readForWrite(aggregate, id, 1);
+    }
+
+    private Uni<Snapshot> readForWrite(Aggregate aggregate, String id, int attempt) {
+        PrimaryKey rootKey = aggregate.rootKey(id);
+        return store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
+            if (items.isEmpty()) {
+                return Uni.createFrom().nullItem();
+            }
+            Committed committed = AggregateTxn.committed(rootKey.sk(), items);
+            if (committed.inFlight() != null) {
+                if (attempt >= BUSY_RETRIES) {
+                    return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
+                            aggregate.name() + " " + id + " is being written; retry shortly", 1)));
+                }
+                Uni<Void> wait = committed.inFlight().lease().expiredAt(store.now())
+                        ? recover(aggregate, id).replaceWithVoid() : gateway.pause(BUSY_PAUSE);
+                return wait.chain(() -> readForWrite(aggregate, id, attempt + 1));
+            }
+            if (!committed.leftovers().isEmpty()) {
+                inBackground(aggregate, id, () -> deleteUndo(rootKey.pk(), committed.leftovers()));
+            }
+            metrics.aggregateRead(aggregate.name(), committed.items().size());
+            return Uni.createFrom().item(new Snapshot(committed.items(), aggregate.assemble(committed.items())));
+        });
     }
 
     /**
@@ -168,103 +189,199 @@ public class AggregateStore {
     }
 
     /**
-     * Executes a write plan. {@code before} holds the partition's items as read (empty for a create), so a
-     * multi-transaction write can undo the groups it committed if another group fails.
+     * Executes a write plan. {@code before} holds the partition's items as read (empty for a create): the undo log
+     * of a multi-transaction write is made of them.
      */
     public Uni<Void> write(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before) {
         if (plan.fitsOneTransaction()) {
             return store.transact(TransactionPlan.of(plan.allActions()));
         }
-        return writeLeased(aggregate, plan, before);
+        return Uni.createFrom().deferred(() -> writeInSteps(aggregate, plan, before));
     }
 
-    private Uni<Void> writeLeased(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before) {
-        String token = UUID.randomUUID().toString();
+    private Uni<Void> writeInSteps(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before) {
         Instant now = store.now();
-        boolean create = plan.root().kind() == WriteAction.Kind.PUT
-                && plan.root().expectation().state() == WriteAction.Expectation.State.ABSENT;
-        WriteAction acquire = create
-                ? AggregateWrites.createLeased(aggregate, plan, token, now.plus(LEASE_TIME))
-                : AggregateWrites.acquireLease(aggregate, plan.rootKey(), plan.root().expectation().version(), token, now,
-                now.plus(LEASE_TIME));
-        WriteAction guard = AggregateWrites.leaseCheck(aggregate, plan.rootKey(), token);
+        String txn = JobTable.newId(now);
+        String owner = settings.owner() + "/" + txn;
+        Instant until = now.plus(settings.aggregateLease());
+        PrimaryKey rootKey = plan.rootKey();
+        String id = idOf(aggregate, plan, before);
+        WriteAction begin = AggregateTxn.begin(aggregate, plan, txn, owner, until);
+        WriteAction intent = jobs.create(Job.AGGREGATE_WRITE, txn, intentOf(aggregate, id), owner, now, until);
+        WriteAction guard = Lease.guard(aggregate.name(), rootKey, owner);
         List<List<WriteAction>> batches = AggregateWrites.pack(plan.groups(), AggregateWrites.MAX_GROUP_ACTIONS);
-        return store.transact(TransactionPlan.of(List.of(acquire)))
-                .chain(() -> runAll(batches, guard))
-                .chain(outcomes -> {
-                    var failure = outcomes.stream().filter(o -> o.failure() != null).findFirst();
-                    if (failure.isEmpty()) {
-                        return store.transact(TransactionPlan.of(List.of(AggregateWrites.finishUnderLease(plan, token))))
-                                .onFailure().call(e -> undo(aggregate, plan, before, batches, guard, token, create));
+        List<WriteAction> touched = batches.stream().flatMap(List::stream).toList();
+        List<WriteAction> undo = AggregateTxn.opOf(plan) == AggregateTxn.Op.CREATE ? List.of()
+                : AggregateTxn.undoLog(rootKey.pk(), txn, touched, before, aggregate.name());
+        List<List<WriteAction>> steps = AggregateTxn.schedule(List.of(begin, intent), undo, batches, guard);
+        int prepare = steps.size() - batches.size();
+        Uni<Void> prepared = Uni.createFrom().voidItem();
+        for (List<WriteAction> step : steps.subList(1, prepare)) {
+            prepared = prepared.chain(() -> store.transact(TransactionPlan.of(step)));
+        }
+        Uni<Void> afterBegin = prepared
+                .chain(() -> Uni.join().all(steps.subList(prepare, steps.size()).stream()
+                                .map(step -> store.transact(TransactionPlan.of(step))).toList())
+                        .andCollectFailures().replaceWithVoid()
+                        .onFailure().transform(AggregateStore::firstFailure))
+                .chain(() -> store.transact(TransactionPlan.of(List.of(AggregateTxn.commit(plan, owner),
+                        jobs.delete(txn, owner)))))
+                .onFailure().call(failure -> undoOwn(aggregate, id, owner));
+        // A refused begin (version, existence) wrote nothing: its failure is the answer, with nothing to undo.
+        return store.transact(TransactionPlan.of(steps.get(0))).chain(() -> afterBegin)
+                .invoke(() -> {
+                    if (!undo.isEmpty()) {
+                        inBackground(aggregate, id, () -> deleteUndo(rootKey.pk(), undo.stream().map(u -> u.key().sk()).toList()));
                     }
-                    return undo(aggregate, plan, before, batches, guard, token, create)
-                            .chain(() -> Uni.createFrom().failure(failure.get().failure()));
                 });
     }
 
-    private record Outcome(List<WriteAction> actions, Throwable failure) {
-    }
-
-    private Uni<List<Outcome>> runAll(List<List<WriteAction>> batches, WriteAction guard) {
-        List<Uni<Outcome>> runs = batches.stream().map(batch -> {
-            var actions = new ArrayList<WriteAction>(batch);
-            actions.add(guard);
-            return store.transact(TransactionPlan.of(actions))
-                    .map(done -> new Outcome(batch, null))
-                    .onFailure().recoverWithItem(e -> new Outcome(batch, e));
-        }).toList();
-        return Uni.join().all(runs).andFailFast();
+    private static Throwable firstFailure(Throwable failure) {
+        if (failure instanceof io.smallrye.mutiny.CompositeException composite && !composite.getCauses().isEmpty()) {
+            return composite.getCauses().get(0);
+        }
+        return failure;
     }
 
     /**
-     * Puts every item of the plan back as it was and drops the lease, so the old aggregate is visible again. ALL
-     * groups are reverted, not only those known committed: a group whose answer was lost (a reset connection) may
-     * have committed too, and reverting an uncommitted group rewrites the same old items. Every step is guarded by
-     * the lease, so nothing is touched once another writer holds it (or the finish did commit and dropped it).
-     * If DynamoDB cannot be reached now, the repair goes on in the background with backoff until it succeeds or
-     * the lease is gone, so the aggregate reads again, and the same request can be retried, as soon as the fault clears.
+     * Undoes our own failed write at once (so the same request can be retried right away); if DynamoDB cannot be
+     * reached, the repair goes on in the background with backoff while our lease lasts, after which any reader,
+     * writer or the job worker takes it over.
      */
-    private Uni<Void> undo(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before,
-                           List<List<WriteAction>> batches, WriteAction guard, String token, boolean create) {
-        WriteAction release = create
-                ? new WriteAction(WriteAction.Kind.DELETE, plan.rootKey(), null, null, WriteAction.Expectation.NONE,
-                dev.cairn.core.expr.Condition.eq(Aggregate.LEASE, AttributeValue.fromS(token)), aggregate.name())
-                : AggregateWrites.releaseLease(aggregate, plan.rootKey(), token);
-        Uni<Void> repair = Uni.createFrom().deferred(() -> {
-            List<Uni<Void>> reverts = batches.stream().map(actions -> {
-                var undo = new ArrayList<>(AggregateWrites.inverse(actions, before));
-                undo.add(guard);
-                return store.transact(TransactionPlan.of(undo));
-            }).toList();
-            return Uni.join().all(reverts).andFailFast().replaceWithVoid()
-                    .chain(() -> store.transact(TransactionPlan.of(List.of(release))));
-        });
-        return repair.onFailure(AggregateStore::isTransient).recoverWithUni(e -> {
+    private Uni<Void> undoOwn(Aggregate aggregate, String id, String owner) {
+        Uni<Void> repair = Uni.createFrom().deferred(() -> rollback(aggregate, id, owner)).replaceWithVoid();
+        return repair.onFailure(Leases::isTransient).recoverWithUni(e -> {
             LOG.warnf("could not undo a failed write of %s %s now (%s); repairing in the background",
-                    aggregate.name(), plan.rootKey(), e.getMessage());
-            repair.onFailure(AggregateStore::isTransient).retry()
-                    .withBackOff(REPAIR_FIRST_DELAY, REPAIR_MAX_DELAY).expireIn(REPAIR_FOR.toMillis())
-                    .subscribe().with(
-                            done -> LOG.infof("repaired the interrupted write of %s %s", aggregate.name(), plan.rootKey()),
-                            failure -> {
-                                if (isTransient(failure)) {
-                                    LOG.errorf("could not repair the interrupted write of %s %s; its lease expires and "
-                                            + "a PUT repairs it: %s", aggregate.name(), plan.rootKey(), failure.getMessage());
-                                } else {
-                                    LOG.infof("left %s %s to the lease holder: %s", aggregate.name(), plan.rootKey(),
-                                            failure.getMessage());
-                                }
-                            });
+                    aggregate.name(), id, e.getMessage());
+            repair.onFailure(Leases::isTransient).retry().withBackOff(REPAIR_FIRST_DELAY, REPAIR_MAX_DELAY)
+                    .expireIn(settings.aggregateLease().toMillis())
+                    .subscribe().with(done -> LOG.infof("repaired the interrupted write of %s %s", aggregate.name(), id),
+                            failure -> LOG.warnf("left the interrupted write of %s %s to recovery: %s", aggregate.name(), id,
+                                    failure.getMessage()));
             return Uni.createFrom().voidItem();
         }).onFailure().recoverWithUni(e -> {
-            // A refused guard: the lease is no longer ours (another writer, or our finish did commit). Leave it be.
-            LOG.infof("left %s %s to the lease holder: %s", aggregate.name(), plan.rootKey(), e.getMessage());
+            LOG.infof("left %s %s to the lease holder: %s", aggregate.name(), id, e.getMessage());
             return Uni.createFrom().voidItem();
         });
     }
 
-    /** DynamoDB unreachable, throttling or timing out: worth trying again. Condition failures are not. */
-    private static boolean isTransient(Throwable failure) {
-        return failure instanceof CairnException e && e.error() instanceof CairnError.ServiceUnavailable;
+    /**
+     * Undoes a write whose writer is gone (its lease expired), or answers at once when there is none or its
+     * writer is alive. Safe to run anywhere, any number of times: the takeover of the lease is conditional, and
+     * every step after it is guarded by the lease.
+     */
+    public Uni<Boolean> recover(Aggregate aggregate, String id) {
+        return rollback(aggregate, id, null);
+    }
+
+    /**
+     * Rolls back the write in flight: as its owner ({@code owner}) or, with null, by taking an expired lease over.
+     * Answers whether the partition is settled (no write in flight any more); false when a live writer holds it.
+     */
+    private Uni<Boolean> rollback(Aggregate aggregate, String id, String owner) {
+        PrimaryKey rootKey = aggregate.rootKey(id);
+        return store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
+            if (items.isEmpty()) {
+                return Uni.createFrom().item(true);
+            }
+            Committed committed = AggregateTxn.committed(rootKey.sk(), items);
+            AggregateTxn.InFlight inFlight = committed.inFlight();
+            if (inFlight == null) {
+                return deleteUndo(rootKey.pk(), committed.leftovers()).replaceWith(true);
+            }
+            String label = aggregate.name();
+            Uni<String> holder;
+            if (owner != null) {
+                holder = Uni.createFrom().item(inFlight.lease().heldBy(owner) ? owner : null);
+            } else if (!inFlight.lease().expiredAt(store.now())) {
+                holder = Uni.createFrom().nullItem();
+            } else {
+                Instant now = store.now();
+                String me = settings.owner() + "/undo-" + JobTable.newId(now);
+                holder = leases.attempt(AggregateTxn.takeOver(rootKey, inFlight.txn(), me, now,
+                        now.plus(settings.aggregateLease()), label)).map(taken -> taken ? me : null);
+            }
+            return holder.chain(me -> {
+                if (me == null) {
+                    return Uni.createFrom().item(false);
+                }
+                LOG.infof("undoing the interrupted %s of %s %s (write %s)", inFlight.op().wire(), label, id, inFlight.txn());
+                WriteAction guard = Lease.guard(label, rootKey, me);
+                List<WriteAction> undo = AggregateTxn.rollback(rootKey.sk(), items, inFlight, label);
+                List<Uni<Void>> steps = chunks(undo).stream()
+                        .map(chunk -> {
+                            var actions = new ArrayList<>(chunk);
+                            actions.add(guard);
+                            return store.transact(TransactionPlan.of(actions));
+                        }).toList();
+                Uni<Void> reverted = steps.isEmpty() ? Uni.createFrom().voidItem()
+                        : Uni.join().all(steps).andFailFast().replaceWithVoid();
+                return reverted
+                        .chain(() -> store.transact(TransactionPlan.of(List.of(
+                                AggregateTxn.finishRollback(rootKey, inFlight, me, label),
+                                new WriteAction(WriteAction.Kind.DELETE, JobTable.key(inFlight.txn()), null, null,
+                                        WriteAction.Expectation.NONE, null, JobTable.TYPE)))))
+                        .invoke(() -> metrics.aggregateRepaired(aggregate.name()))
+                        .chain(() -> deleteUndo(rootKey.pk(), AggregateTxn.undoKeys(items, inFlight.txn())))
+                        .replaceWith(true);
+            });
+        });
+    }
+
+    /** Undo actions in transactions of at most 99 (one slot for the guard) and under 4 MB. */
+    private static List<List<WriteAction>> chunks(List<WriteAction> actions) {
+        var chunks = new ArrayList<List<WriteAction>>();
+        var current = new ArrayList<WriteAction>();
+        long bytes = 0;
+        for (WriteAction action : actions) {
+            long size = action.estimatedSize();
+            if (!current.isEmpty() && (current.size() >= AggregateWrites.MAX_GROUP_ACTIONS
+                    || bytes + size > TransactionPlan.MAX_BYTES - 64 * 1024)) {
+                chunks.add(current);
+                current = new ArrayList<>();
+                bytes = 0;
+            }
+            current.add(action);
+            bytes += size;
+        }
+        if (!current.isEmpty()) {
+            chunks.add(current);
+        }
+        return chunks;
+    }
+
+    private Uni<Void> deleteUndo(String pk, List<String> sortKeys) {
+        return sortKeys.isEmpty() ? Uni.createFrom().voidItem()
+                : store.batchDelete(sortKeys.stream().map(sk -> PrimaryKey.of(pk, sk)).toList());
+    }
+
+    /** Runs a repair or clean-up detached from the request, at most one per partition at a time in this process. */
+    private void inBackground(Aggregate aggregate, String id, java.util.function.Supplier<Uni<Void>> work) {
+        String pk = aggregate.partitionOf(id);
+        if (!repairing.add(pk)) {
+            return;
+        }
+        Uni.createFrom().deferred(work::get).eventually(() -> repairing.remove(pk)).subscribe().with(
+                done -> { },
+                failure -> LOG.infof("background repair of %s %s did not finish (it is retried by the next reader, "
+                        + "writer or the job worker): %s", aggregate.name(), id, failure.getMessage()));
+    }
+
+    private static Map<String, AttributeValue> intentOf(Aggregate aggregate, String id) {
+        return Map.of("aggregate", AttributeValue.fromS(aggregate.name()), "id", AttributeValue.fromS(id));
+    }
+
+    /** The aggregate a job intent names, and its id (for the worker). */
+    public static Map.Entry<String, String> intentTarget(Job job) {
+        return Map.entry(job.target().get("aggregate").s(), job.target().get("id").s());
+    }
+
+    /** The aggregate's id, from the new root item or (for a delete) the root as read. */
+    private static String idOf(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before) {
+        Map<String, AttributeValue> root = plan.root().item() != null ? plan.root().item() : before.get(plan.rootKey().sk());
+        if (root == null || root.get(aggregate.idField()) == null) {
+            throw new IllegalStateException("the plan's root names no " + aggregate.name() + " id");
+        }
+        return root.get(aggregate.idField()).s();
     }
 }

@@ -2,6 +2,7 @@ package dev.cairn.store;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
+import dev.cairn.core.aggregate.AggregateTxn;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.cascade.CascadePlanner;
 import dev.cairn.core.cascade.CascadePlanner.Unit;
@@ -21,15 +22,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs cascades: finds every item embedding a copy of the source with Queries of a ref index (never a Scan),
- * then writes the copies. Eventual mode runs units with bounded parallelism and retries transient failures
- * with backoff; transactional mode writes the source and every copy in ONE transaction or nothing.
+ * Writes cascades: every item embedding a copy of the source is found with Queries of a ref index (never a
+ * Scan). Eventual mode writes the copies page by page for a cascade job ({@link #writePage}); transactional mode
+ * writes the source and every copy in ONE transaction or nothing.
  */
 @ApplicationScoped
 public class CascadeStore {
 
-    static final int ATTEMPTS = 4;
     static final Duration BACKOFF = Duration.ofMillis(50);
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
 
     private final EntityStore store;
     private final DynamoGateway gateway;
@@ -69,22 +70,33 @@ public class CascadeStore {
                         .filter(item -> !CopyVersions.copiesOf(item, entity).isEmpty()).toList());
     }
 
-    public Uni<Report> eventual(List<QuerySpec> copies, CascadeSource source, CascadePlanner planner, int concurrency) {
-        return findCopies(copies, source.entity()).chain(found -> {
-            List<Unit> units = planner.plan(found, source, store.now());
-            int current = found.size() - units.stream().mapToInt(Unit::copies).sum();
-            return Multi.createFrom().iterable(units)
-                    .onItem().transformToUni(unit -> run(unit, 1)).merge(Math.max(1, concurrency))
-                    .collect().asList()
-                    .map(outcomes -> {
-                        var failedKeys = new ArrayList<Map<String, String>>();
-                        outcomes.forEach(o -> failedKeys.addAll(o.failedKeys()));
-                        int updated = outcomes.stream().mapToInt(Outcome::updated).sum();
-                        metrics.cascade("eventual", updated, failedKeys.size());
-                        return new Report("eventual", found.size(), updated,
-                                current + outcomes.stream().mapToInt(Outcome::skipped).sum(), failedKeys.size(), failedKeys);
-                    });
-        });
+    /** What writing one page of copies did: copies matched, written, skipped (current or gone), failed. */
+    public record PageOutcome(int matched, int updated, int skipped, List<Map<String, String>> failures) {
+    }
+
+    /**
+     * Writes the copies among one page of found items: units with bounded parallelism, each retried with backoff
+     * while it fails for a passing reason (DynamoDB unreachable, a colliding transaction, an aggregate with a
+     * write in flight) until {@code retryFor} has passed; a unit that still fails is reported with its key and
+     * reason. Copies already current, or deleted meanwhile, are skipped (the conditions say so).
+     */
+    public Uni<PageOutcome> writePage(List<Map<String, AttributeValue>> items, CascadeSource source,
+                                      CascadePlanner planner, int concurrency, Duration retryFor) {
+        var found = items.stream().filter(item -> !CopyVersions.copiesOf(item, source.entity()).isEmpty()).toList();
+        List<Unit> units = planner.plan(found, source, store.now());
+        int current = found.size() - units.stream().mapToInt(Unit::copies).sum();
+        long deadline = System.nanoTime() + retryFor.toNanos();
+        return Multi.createFrom().iterable(units)
+                .onItem().transformToUni(unit -> run(unit, 1, deadline)).merge(Math.max(1, concurrency))
+                .collect().asList()
+                .map(outcomes -> {
+                    var failures = new ArrayList<Map<String, String>>();
+                    outcomes.forEach(o -> failures.addAll(o.failedKeys()));
+                    int updated = outcomes.stream().mapToInt(Outcome::updated).sum();
+                    metrics.cascade("eventual", updated, failures.size());
+                    return new PageOutcome(found.size(), updated,
+                            current + outcomes.stream().mapToInt(Outcome::skipped).sum(), failures);
+                });
     }
 
     /**
@@ -111,35 +123,46 @@ public class CascadeStore {
         });
     }
 
-    /** One unit, retried on transient failures; copies found current or deleted meanwhile are skipped. */
-    private Uni<Outcome> run(Unit unit, int attempt) {
+    /** One unit, retried while it fails for a passing reason; copies found current or deleted meanwhile are skipped. */
+    private Uni<Outcome> run(Unit unit, int attempt, long deadline) {
         Uni<Outcome> write = unit.aggregate()
                 ? store.transactDetailed(TransactionPlan.of(unit.actions())).map(done -> new Outcome(unit.copies(), 0, List.of()))
                 : store.write(unit.actions().get(0)).map(done -> new Outcome(1, 0, List.of()));
         return write.onFailure().recoverWithUni(failure -> {
             CairnError error = failure instanceof CairnException e ? e.error() : null;
-            if (!unit.aggregate() && (error instanceof CairnError.NotFound || error instanceof CairnError.Conflict)) {
+            if (!unit.aggregate() && (error instanceof CairnError.NotFound || error instanceof CairnError.Conflict)
+                    && !Leases.isTransient(failure)) {
                 return Uni.createFrom().item(new Outcome(0, 1, List.of()));
             }
+            boolean busy = false;
             if (unit.aggregate() && error instanceof CairnError.TransactionCanceled canceled) {
-                boolean rootGone = canceled.failures().stream().anyMatch(f -> f.index() == 0
-                        && "ConditionalCheckFailed".equals(f.reason()) && (f.oldItem() == null || f.oldItem().isEmpty()));
-                if (rootGone) {
-                    return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
-                }
-                if (canceled.failures().stream().allMatch(f -> f.index() > 0 && "ConditionalCheckFailed".equals(f.reason()))) {
-                    return retryWithout(unit, canceled, attempt);
+                var rootFailure = canceled.failures().stream().filter(f -> f.index() == 0
+                        && "ConditionalCheckFailed".equals(f.reason())).findFirst();
+                if (rootFailure.isPresent()) {
+                    var old = rootFailure.get().oldItem();
+                    if (old == null || old.isEmpty()) {
+                        return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
+                    }
+                    // A multi-transaction write is in flight (or left behind, soon undone): wait for it.
+                    busy = old.containsKey(AggregateTxn.TXN);
+                    if (!busy) {
+                        return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
+                    }
+                } else if (canceled.failures().stream().allMatch(f -> "ConditionalCheckFailed".equals(f.reason()))) {
+                    return retryWithout(unit, canceled, attempt, deadline);
                 }
             }
-            if (attempt < ATTEMPTS && isTransient(error)) {
-                return gateway.pause(BACKOFF.multipliedBy(1L << (attempt - 1))).chain(() -> run(unit, attempt + 1));
+            if ((busy || Leases.isTransient(failure)) && System.nanoTime() < deadline) {
+                long pause = Math.min(BACKOFF.toMillis() << Math.min(attempt - 1, 10), MAX_BACKOFF.toMillis());
+                return gateway.pause(Duration.ofMillis(pause)).chain(() -> run(unit, attempt + 1, deadline));
             }
-            return Uni.createFrom().item(new Outcome(0, 0, List.of(keyOf(unit))));
+            return Uni.createFrom().item(new Outcome(0, 0, List.of(keyOf(unit, busy ? "AggregateBusy"
+                    : error == null ? "InternalError" : error.code()))));
         });
     }
 
     /** Members whose copy is already current (or that are gone) leave the unit; the rest is written again. */
-    private Uni<Outcome> retryWithout(Unit unit, CairnError.TransactionCanceled canceled, int attempt) {
+    private Uni<Outcome> retryWithout(Unit unit, CairnError.TransactionCanceled canceled, int attempt, long deadline) {
         var failedIndexes = canceled.failures().stream().map(CairnError.ActionFailure::index).toList();
         var remaining = new ArrayList<WriteAction>();
         for (int i = 0; i < unit.actions().size(); i++) {
@@ -148,21 +171,15 @@ public class CascadeStore {
             }
         }
         int skipped = failedIndexes.size();
-        if (remaining.size() <= 1 || attempt >= ATTEMPTS) {
+        if (remaining.size() <= 1) {
             return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
         }
         var smaller = new Unit(unit.partition(), remaining, true, unit.copies() - skipped);
-        return run(smaller, attempt + 1).map(o -> new Outcome(o.updated(), o.skipped() + skipped, o.failedKeys()));
+        return run(smaller, attempt + 1, deadline).map(o -> new Outcome(o.updated(), o.skipped() + skipped, o.failedKeys()));
     }
 
-    private static boolean isTransient(CairnError error) {
-        return error instanceof CairnError.ServiceUnavailable
-                || (error instanceof CairnError.TransactionCanceled c
-                && c.failures().stream().anyMatch(f -> "TransactionConflict".equals(f.reason())));
-    }
-
-    private static Map<String, String> keyOf(Unit unit) {
+    private static Map<String, String> keyOf(Unit unit, String reason) {
         WriteAction first = unit.actions().get(0);
-        return Map.of("pk", first.key().pk(), "sk", first.key().sk());
+        return Map.of("pk", first.key().pk(), "sk", first.key().sk(), "reason", reason);
     }
 }

@@ -98,6 +98,11 @@ public class DynamoGateway {
         return call("CreateTable", "table", request, client::createTable, r -> null, SdkErrors::translate);
     }
 
+    public Uni<software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveResponse> updateTimeToLive(
+            software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest request) {
+        return call("UpdateTimeToLive", "table", request, client::updateTimeToLive, r -> null, SdkErrors::translate);
+    }
+
     /** Waits without blocking and resumes on the caller's Vert.x context (for backoff between batch retries). */
     public Uni<Void> pause(Duration delay) {
         return Uni.createFrom().emitter(emitter -> {

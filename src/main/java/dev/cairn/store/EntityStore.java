@@ -243,6 +243,15 @@ public class EntityStore {
         });
     }
 
+    /** One page of a query from a raw position (a job's checkpoint): the items and where the next page starts, or null. */
+    public record RawPage(List<Map<String, AttributeValue>> items, Map<String, AttributeValue> lastKey) {
+    }
+
+    public Uni<RawPage> rawPage(QuerySpec query, Map<String, AttributeValue> start) {
+        return deferred(() -> gateway.query(query.toRequest(settings.table(), start))
+                .map(r -> new RawPage(r.items(), hasMore(r) ? r.lastEvaluatedKey() : null)));
+    }
+
     /** One partition's items decoded by discriminator (e.g. a workspace and its projects). */
     public Uni<ItemCollection> collection(QuerySpec query, List<EntitySpec<?>> specs) {
         return queryAll(query).map(items -> ItemCollection.decode(items, specs));

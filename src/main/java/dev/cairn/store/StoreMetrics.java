@@ -58,6 +58,22 @@ public class StoreMetrics {
         Counter.builder("cairn.cascade.copies").tags("mode", mode, "result", "failed").register(registry).increment(failed);
     }
 
+    /** An interrupted multi-transaction write undone (by its writer, a reader, the next writer or the worker). */
+    public void aggregateRepaired(String aggregate) {
+        Counter.builder("cairn.aggregate.repairs").description("Interrupted multi-transaction aggregate writes undone")
+                .tag("aggregate", aggregate).register(registry).increment();
+    }
+
+    /** A job that ended, by kind and final state. */
+    public void jobFinished(String kind, String state) {
+        Counter.builder("cairn.jobs.finished").description("Jobs that ended, by kind and state")
+                .tags("kind", kind, "state", state).register(registry).increment();
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
     public void aggregateRead(String aggregate, int items) {
         DistributionSummary.builder("cairn.aggregate.items").description("Member items per aggregate read")
                 .tag("aggregate", aggregate).register(registry).record(items);

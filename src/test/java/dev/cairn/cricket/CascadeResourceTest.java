@@ -20,6 +20,10 @@ import java.util.UUID;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasSize;
 
@@ -49,6 +53,7 @@ class CascadeResourceTest {
         }
         given().contentType("application/merge-patch+json").body("{\"firstName\":\"Steven\"}")
                 .patch("/players/{id}", player).then().statusCode(200)
+                .header("ETag", "\"2\"").body("state", equalTo("done")).body("job", notNullValue())
                 .body("mode", equalTo("eventual")).body("matched", equalTo(5)).body("updated", equalTo(5))
                 .body("failed", equalTo(0)).body("failedKeys", hasSize(0))
                 .body("entity.firstName", equalTo("Steven"));
@@ -60,10 +65,10 @@ class CascadeResourceTest {
             given().contentType("application/merge-patch+json").header("If-Match", "\"1\"").body("{\"name\":\"stale\"}")
                     .patch("/matches/{id}", id).then().statusCode(412);
         }
-        // repeating the same PATCH changes nothing and skips every current copy
+        // repeating the same PATCH changes nothing: no write, no job, the version stays
         given().contentType("application/merge-patch+json").body("{\"firstName\":\"Steven\"}")
-                .patch("/players/{id}", player).then().statusCode(200)
-                .body("matched", equalTo(5)).body("updated", equalTo(0)).body("skipped", equalTo(5));
+                .patch("/players/{id}", player).then().statusCode(200).header("ETag", "\"2\"")
+                .body("job", nullValue()).body("matched", equalTo(0)).body("updated", equalTo(0));
         given().get("/players/{id}/references", player).then().statusCode(200).header("X-DynamoDB-Calls", "1")
                 .body("items", hasSize(5));
     }
@@ -145,31 +150,52 @@ class CascadeResourceTest {
     }
 
     @Test
-    void aPartialFailureIsVisibleAndRepeatingThePatchCompletesIt() {
+    void aCopyThatMustWaitTurnsThePatchInto202AndTheJobFinishesItWithoutAnotherRequest() throws Exception {
         var f = CricketFixtures.create(2);
         String player = f.players.get(0);
         String squad = "partial-" + f.suffix;
         select(squad, 1, f.team1, player);
         String id = f.matchId();
         given().contentType(ContentType.JSON).body(f.matchJson(id, 1, 1)).post("/matches").then().statusCode(201);
-        // another write holds the match (a live lease): its copy cannot be updated now
+        // a multi-transaction write is in flight on the match (its marks on the root): its copy has to wait
         var root = PrimaryKey.of("MATCH#" + id, "MATCH");
         store.write(new WriteAction(WriteAction.Kind.UPDATE, root, null, Update.create()
+                .set("_txn", AttributeValue.fromS("someone-else")).set("_txnOp", AttributeValue.fromS("update"))
                 .set("_lease", AttributeValue.fromS("someone-else"))
-                .set("_leaseUntil", AttributeValue.fromS(Instant.now().plusSeconds(600).toString())),
+                .set("_leaseUntil", AttributeValue.fromN(Long.toString(Instant.now().plusSeconds(600).toEpochMilli()))),
                 WriteAction.Expectation.present(null), null, "Match")).await().atMost(Duration.ofSeconds(10));
-        given().contentType("application/merge-patch+json").body("{\"firstName\":\"Partial\"}")
-                .patch("/players/{id}", player).then().statusCode(503)
-                .contentType("application/problem+json").header("Retry-After", "1")
-                .body("code", equalTo("CascadeIncomplete")).body("matched", equalTo(2)).body("updated", equalTo(1))
-                .body("failed", equalTo(1)).body("failedKeys[0].pk", equalTo("MATCH#" + id))
-                .body("entity.firstName", equalTo("Partial"));
-        store.write(new WriteAction(WriteAction.Kind.UPDATE, root, null, Update.create().remove("_lease").remove("_leaseUntil"),
-                WriteAction.Expectation.present(null), null, "Match")).await().atMost(Duration.ofSeconds(10));
-        given().contentType("application/merge-patch+json").body("{\"firstName\":\"Partial\"}")
-                .patch("/players/{id}", player).then().statusCode(200)
-                .body("updated", equalTo(1)).body("skipped", equalTo(1));
+        String location = java.net.URI.create(given().contentType("application/merge-patch+json")
+                .body("{\"firstName\":\"Partial\"}").patch("/players/{id}", player).then().statusCode(202)
+                .header("Location", containsString("/cascades/")).header("ETag", "\"2\"")
+                .body("state", equalTo("running")).body("entity.firstName", equalTo("Partial"))
+                .extract().header("Location")).getPath();
+        given().get(location).then().statusCode(200).body("state", equalTo("running"))
+                .body("source.entity", equalTo("Player")).body("source.id", equalTo(player)).body("source.version", equalTo(2));
+        given().queryParam("state", "running").queryParam("limit", 100).get("/cascades").then().statusCode(200)
+                .body("items.id", hasItem(location.substring("/cascades/".length())));
+        // the match is readable meanwhile: the write in flight is not committed, so the match is shown as it was
+        given().get("/matches/{id}", id).then().statusCode(200).body("team1.players[0].player.firstName", equalTo("First0"));
+
+        store.write(new WriteAction(WriteAction.Kind.UPDATE, root, null, Update.create().remove("_txn").remove("_txnOp")
+                .remove("_lease").remove("_leaseUntil"), WriteAction.Expectation.present(null), null, "Match"))
+                .await().atMost(Duration.ofSeconds(10));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!"done".equals(given().get(location).then().statusCode(200).extract().path("state"))) {
+            assertThat(System.nanoTime()).as("the job finishes once the match is free").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        given().get(location).then().body("matched", equalTo(2)).body("updated", equalTo(2)).body("failed", equalTo(0))
+                .body("finishedAt", notNullValue());
         given().get("/matches/{id}", id).then().body("team1.players[0].player.firstName", equalTo("Partial"));
+        given().get("/squads/{s}/selections/{n}", squad, 1).then().body("player.firstName", equalTo("Partial"));
+    }
+
+    @Test
+    void anUnknownJobIs404AndABadStateIs400() {
+        given().get("/cascades/{id}", "no-such-job").then().statusCode(404).contentType("application/problem+json")
+                .body("code", equalTo("NotFound"));
+        given().queryParam("state", "sideways").get("/cascades").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("state"));
     }
 
     @Test

@@ -35,6 +35,9 @@ final class TestConfig {
             public Auth auth() { return () -> false; }
             public Console console() { return () -> true; }
             public Workspace workspace() { return () -> 4; }
+            public Jobs jobs() {
+                throw new UnsupportedOperationException("readiness tests build no job machinery");
+            }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {
                     public int port() { return 8765; }

@@ -41,8 +41,6 @@ public final class Aggregate {
     static final String DISC = "_disc";
     static final String CTX = "_ctx";
     static final String REF = "_ref";
-    public static final String LEASE = "_lease";
-    public static final String LEASE_UNTIL = "_leaseUntil";
 
     private final String name;
     private final KeyTemplate partition;
@@ -58,7 +56,8 @@ public final class Aggregate {
         this.root = root;
         this.context = List.copyOf(context);
         var attributes = new LinkedHashSet<>(List.of(TableSpec.SK, TableSpec.TYPE, POS, REF, idField,
-                TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT, LEASE, LEASE_UNTIL));
+                TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT));
+        attributes.addAll(AggregateTxn.rootAttributes());
         collectViewAttributes(root, attributes);
         this.viewAttributes = List.copyOf(attributes);
     }
@@ -82,6 +81,10 @@ public final class Aggregate {
         return name;
     }
 
+    public String idField() {
+        return idField;
+    }
+
     public String partitionOf(String id) {
         return partition.render(id);
     }
@@ -97,7 +100,7 @@ public final class Aggregate {
 
     /**
      * The read behind a view: ONE strongly consistent Query of the partition, projected on what the view shows
-     * and the lease, so index keys, context copies and copy versions are neither sent nor parsed (the capacity
+     * and the marks of a write in flight (with its undo log), so index keys, context copies and copy versions are neither sent nor parsed (the capacity
      * consumed is the same). A view read this way has no copy versions: reads before a write take whole items.
      */
     public QuerySpec viewQuery(String id) {
@@ -628,8 +631,7 @@ public final class Aggregate {
         copy.remove(TableSpec.VERSION);
         copy.remove(TableSpec.CREATED_AT);
         copy.remove(TableSpec.UPDATED_AT);
-        copy.remove(LEASE);
-        copy.remove(LEASE_UNTIL);
+        AggregateTxn.rootAttributes().forEach(copy::remove);
         return copy;
     }
 

@@ -92,7 +92,7 @@ public final class AggregateWrites {
                               Instant now) {
         Member root = after.root();
         var rootAction = new WriteAction(Kind.PUT, key(root), root.item(), null,
-                Expectation.present(expectedVersion), leaseFreeAt(now), aggregate.name());
+                Expectation.present(expectedVersion), AggregateTxn.noWriteInFlight(), aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (GroupChange change : changes) {
             var actions = new ArrayList<WriteAction>();
@@ -109,7 +109,7 @@ public final class AggregateWrites {
     public static Plan delete(Aggregate aggregate, Items items, long expectedVersion, Instant now) {
         Member root = items.root();
         var rootAction = new WriteAction(Kind.DELETE, key(root), null, null, Expectation.present(expectedVersion),
-                leaseFreeAt(now), aggregate.name());
+                AggregateTxn.noWriteInFlight(), aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (String group : items.groups()) {
             var actions = items.group(group).stream().filter(m -> m != root).map(m -> delete(m, label(aggregate, m))).toList();
@@ -160,86 +160,6 @@ public final class AggregateWrites {
             target.addAll(group.actions());
         }
         return bins;
-    }
-
-    // --- lease protocol -----------------------------------------------------------------------------------
-
-    /** Takes the lease on an existing root at the expected version (or over an expired lease). */
-    public static WriteAction acquireLease(Aggregate aggregate, PrimaryKey root, long expectedVersion, String token,
-                                           Instant now, Instant until) {
-        var update = Update.create().set(Aggregate.LEASE, AttributeValue.fromS(token))
-                .set(Aggregate.LEASE_UNTIL, AttributeValue.fromS(until.toString()));
-        return new WriteAction(Kind.UPDATE, root, null, update, Expectation.present(expectedVersion),
-                leaseFreeAt(now), aggregate.name());
-    }
-
-    /** For a create: the root item put under a lease (absent before), so the aggregate reads as "being written". */
-    public static WriteAction createLeased(Aggregate aggregate, Plan plan, String token, Instant until) {
-        var item = new HashMap<>(plan.root().item());
-        item.put(Aggregate.LEASE, AttributeValue.fromS(token));
-        item.put(Aggregate.LEASE_UNTIL, AttributeValue.fromS(until.toString()));
-        return new WriteAction(Kind.PUT, plan.rootKey(), item, null, Expectation.ABSENT, null, aggregate.name());
-    }
-
-    /** The guard every group transaction of a leased write carries. */
-    public static WriteAction leaseCheck(Aggregate aggregate, PrimaryKey root, String token) {
-        return new WriteAction(Kind.CHECK, root, null, null, Expectation.NONE, holdsLease(token), aggregate.name());
-    }
-
-    /** The plan's root action, conditioned on the lease instead of the version (checked when the lease was taken). */
-    public static WriteAction finishUnderLease(Plan plan, String token) {
-        WriteAction root = plan.root();
-        if (root.kind() == Kind.PUT && root.expectation().state() == Expectation.State.ABSENT) {
-            // A leased create wrote the root already: drop the lease only.
-            var update = Update.create().remove(Aggregate.LEASE).remove(Aggregate.LEASE_UNTIL);
-            return new WriteAction(Kind.UPDATE, root.key(), null, update, Expectation.NONE, holdsLease(token), root.label());
-        }
-        return new WriteAction(root.kind(), root.key(), root.item(), root.update(), Expectation.NONE, holdsLease(token),
-                root.label());
-    }
-
-    /** Drops a lease without changing the version (after a failed, undone write). */
-    public static WriteAction releaseLease(Aggregate aggregate, PrimaryKey root, String token) {
-        var update = Update.create().remove(Aggregate.LEASE).remove(Aggregate.LEASE_UNTIL);
-        return new WriteAction(Kind.UPDATE, root, null, update, Expectation.NONE, holdsLease(token), aggregate.name());
-    }
-
-    /**
-     * The actions that undo {@code actions} given the items as they were before ({@code before} by sort key;
-     * empty for a create): a put of a new item becomes a delete, a put over an old item or a delete puts the
-     * old item back.
-     */
-    public static List<WriteAction> inverse(List<WriteAction> actions, Map<String, Map<String, AttributeValue>> before) {
-        var undo = new ArrayList<WriteAction>();
-        for (WriteAction action : actions) {
-            if (action.kind() == Kind.CHECK) {
-                continue;
-            }
-            Map<String, AttributeValue> old = before.get(action.key().sk());
-            undo.add(old == null
-                    ? new WriteAction(Kind.DELETE, action.key(), null, null, Expectation.NONE, null, action.label())
-                    : new WriteAction(Kind.PUT, action.key(), old, null, Expectation.NONE, null, action.label()));
-        }
-        return undo;
-    }
-
-    /** Whether a root item is under an unexpired lease at {@code now}. */
-    public static boolean leased(Map<String, AttributeValue> rootItem) {
-        return rootItem.containsKey(Aggregate.LEASE);
-    }
-
-    public static boolean leaseExpired(Map<String, AttributeValue> rootItem, Instant now) {
-        AttributeValue until = rootItem.get(Aggregate.LEASE_UNTIL);
-        return until == null || Instant.parse(until.s()).isBefore(now);
-    }
-
-    private static Condition leaseFreeAt(Instant now) {
-        return Condition.attributeNotExists(Aggregate.LEASE)
-                .or(Condition.lt(Aggregate.LEASE_UNTIL, AttributeValue.fromS(now.toString())));
-    }
-
-    private static Condition holdsLease(String token) {
-        return Condition.eq(Aggregate.LEASE, AttributeValue.fromS(token));
     }
 
     private static WriteAction put(Member member, String label) {

@@ -2,6 +2,7 @@ package dev.cairn.core.cascade;
 
 import dev.cairn.core.TableSpec;
 import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.AggregateTxn;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.Update;
@@ -111,13 +112,15 @@ public final class CascadePlanner {
         return units;
     }
 
-    /** The root's version moves forward (and its own copies, if it holds any), unless a live lease holds it. */
+    /**
+     * The root's version moves forward (and its own copies, if it holds any), unless a multi-transaction write is
+     * in flight: that write's undo log would put the old copies back, so the unit waits until it is over.
+     */
     private static WriteAction rootBump(Aggregate aggregate, PrimaryKey root, WriteAction rootCopy, Instant now) {
         Update update = rootCopy == null ? Update.create() : rootCopy.update();
         update.add(TableSpec.VERSION, AttributeValue.fromN("1"))
                 .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()));
-        Condition leaseFree = Condition.attributeNotExists(Aggregate.LEASE)
-                .or(Condition.lt(Aggregate.LEASE_UNTIL, AttributeValue.fromS(now.toString())));
+        Condition leaseFree = AggregateTxn.noWriteInFlight();
         Condition condition = rootCopy == null || rootCopy.extraCondition() == null
                 ? leaseFree : leaseFree.and(rootCopy.extraCondition());
         return new WriteAction(WriteAction.Kind.UPDATE, root, null, update, Expectation.present(null), condition,

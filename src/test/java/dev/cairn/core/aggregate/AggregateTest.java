@@ -234,18 +234,13 @@ class AggregateTest {
     }
 
     @Test
-    void groupsArePackedWithoutSplittingAndUndoneFromTheItemsBefore() {
+    void groupsArePackedWithoutSplitting() {
         var groups = List.of(
                 new AggregateWrites.GroupActions("a", actions("a", 60)),
                 new AggregateWrites.GroupActions("b", actions("b", 50)),
                 new AggregateWrites.GroupActions("c", actions("c", 30)));
         var bins = AggregateWrites.pack(groups, AggregateWrites.MAX_GROUP_ACTIONS);
         assertThat(bins).extracting(List::size).containsExactly(90, 50);
-
-        var put = actions("a", 1).get(0);
-        var old = Map.of("pk", AttributeValue.fromS("P"), "sk", AttributeValue.fromS("a0"), "x", AttributeValue.fromS("old"));
-        assertThat(AggregateWrites.inverse(List.of(put), Map.of("a0", old)).get(0).item()).isEqualTo(old);
-        assertThat(AggregateWrites.inverse(List.of(put), Map.of()).get(0).kind()).isEqualTo(WriteAction.Kind.DELETE);
     }
 
     private static List<WriteAction> actions(String prefix, int count) {

@@ -1,0 +1,77 @@
+package dev.cairn.core.job;
+
+import dev.cairn.core.lease.Lease;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A durable multi-step write recorded in the table: what to do ({@code kind} and its {@code target}), how far it
+ * got ({@link Progress}, the checkpoint a resumed run starts from), its state, and the lease of the replica
+ * working on it. Kinds: {@value #CASCADE} (bring every copy of a source entity up to date) and
+ * {@value #AGGREGATE_WRITE} (the intent of a multi-transaction aggregate write, finished or undone by whoever
+ * finds it after its writer died).
+ */
+public record Job(String id, String kind, State state, Map<String, AttributeValue> target, Progress progress,
+                  Lease lease, Instant createdAt, Instant updatedAt, Instant finishedAt) {
+
+    public static final String CASCADE = "cascade";
+    public static final String AGGREGATE_WRITE = "aggregate-write";
+    /** Failed copy keys kept on the job record; the count goes on past it. */
+    public static final int MAX_FAILED_KEYS = 50;
+
+    public Job {
+        target = Map.copyOf(target);
+    }
+
+    public enum State {
+        PENDING, RUNNING, DONE, FAILED;
+
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static State parse(String value) {
+            return valueOf(value.toUpperCase(Locale.ROOT));
+        }
+
+        public boolean runnable() {
+            return this == PENDING || this == RUNNING;
+        }
+    }
+
+    /**
+     * How far a job got: which of its queries ({@code step}) and where in it ({@code position}, the last
+     * evaluated key; null at the start of the step), pages done, and the copies matched, written, skipped
+     * (already current or gone) and failed, with the keys and reasons of the first failures.
+     */
+    public record Progress(int step, Map<String, AttributeValue> position, int pages, int matched, int updated,
+                           int skipped, int failed, List<Map<String, String>> failedKeys) {
+
+        public Progress {
+            position = position == null ? null : Map.copyOf(position);
+            failedKeys = List.copyOf(failedKeys);
+        }
+
+        public static Progress start() {
+            return new Progress(0, null, 0, 0, 0, 0, 0, List.of());
+        }
+
+        /** After one more page: the next position (null = the next step begins) and the page's counts. */
+        public Progress page(int nextStep, Map<String, AttributeValue> nextPosition, int matched, int updated,
+                             int skipped, List<Map<String, String>> failures) {
+            var keys = new ArrayList<>(failedKeys);
+            failures.stream().limit(Math.max(0, MAX_FAILED_KEYS - keys.size())).forEach(keys::add);
+            return new Progress(nextStep, nextPosition, pages + 1, this.matched + matched, this.updated + updated,
+                    this.skipped + skipped, failed + failures.size(), keys);
+        }
+    }
+
+    public Job with(State newState, Progress newProgress) {
+        return new Job(id, kind, newState, target, newProgress, lease, createdAt, updatedAt, finishedAt);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.cascade.CascadeSource;
+import dev.cairn.core.job.Job;
+import dev.cairn.core.query.Page;
+import dev.cairn.store.JobStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Cascade jobs: one by id (1 GetItem), or a page of those in a state (1 Query per shard of the job index). */
+@Path("/cascades")
+@Produces(MediaType.APPLICATION_JSON)
+public class CascadeJobResource {
+
+    private final JobStore jobs;
+
+    public CascadeJobResource(JobStore jobs) {
+        this.jobs = jobs;
+    }
+
+    @GET
+    @Path("{id}")
+    public Uni<Map<String, Object>> job(@RestPath String id) {
+        return jobs.get(Http.id("id", id))
+                .map(job -> {
+                    if (job == null || !Job.CASCADE.equals(job.kind())) {
+                        throw new CairnException(new CairnError.NotFound("cascade " + id + " does not exist"));
+                    }
+                    return view(job);
+                });
+    }
+
+    /** {@code state}: pending, running, done or failed (default running); finished ones newest first. */
+    @GET
+    public Uni<Page<Map<String, Object>>> list(@RestQuery String state, @RestQuery String limit, @RestQuery String cursor) {
+        Job.State wanted = state(state);
+        return jobs.list(wanted, Http.limit(limit), cursor)
+                .map(page -> new Page<>(page.items().stream().filter(j -> Job.CASCADE.equals(j.kind()))
+                        .map(CascadeJobResource::view).toList(), page.next()));
+    }
+
+    private static Job.State state(String value) {
+        if (value == null) {
+            return Job.State.RUNNING;
+        }
+        try {
+            return Job.State.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw Http.invalid("state", "must be pending, running, done or failed");
+        }
+    }
+
+    static Map<String, Object> view(Job job) {
+        CascadeSource source = CascadeSource.fromAttributes(job.target());
+        var out = new LinkedHashMap<String, Object>();
+        out.put("id", job.id());
+        out.put("state", job.state().wire());
+        out.put("source", Map.of("entity", source.entity(), "id", source.id(), "version", source.version()));
+        var p = job.progress();
+        out.put("pages", p.pages());
+        out.put("matched", p.matched());
+        out.put("updated", p.updated());
+        out.put("skipped", p.skipped());
+        out.put("failed", p.failed());
+        out.put("failedKeys", p.failedKeys());
+        out.put("createdAt", job.createdAt() == null ? null : job.createdAt().toString());
+        out.put("updatedAt", job.updatedAt() == null ? null : job.updatedAt().toString());
+        out.put("finishedAt", job.finishedAt() == null ? null : job.finishedAt().toString());
+        out.put("owner", job.lease() == null ? null : job.lease().owner());
+        out.put("leaseUntil", job.lease() == null ? null : job.lease().until().toString());
+        return out;
+    }
+}

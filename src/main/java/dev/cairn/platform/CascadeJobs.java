@@ -1,0 +1,183 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.cascade.CascadeSource;
+import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.job.Job;
+import dev.cairn.core.job.Job.Progress;
+import dev.cairn.core.job.Job.State;
+import dev.cairn.core.job.JobTable;
+import dev.cairn.core.lease.Lease;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.core.write.TransactionPlan;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.store.CascadeStore;
+import dev.cairn.store.EntityStore;
+import dev.cairn.store.EntityStore.RawPage;
+import dev.cairn.store.JobStore;
+import dev.cairn.store.StoreMetrics;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Cascades as durable jobs. The source's update and its job record commit in ONE transaction, so a committed
+ * change always has its cascade recorded. The job then runs page by page through the copy queries: the copies of
+ * a page are written while the next page is read, and the job checkpoints (and renews its lease) after every
+ * page. A process that dies leaves the job to any replica's {@link JobWorker}, which resumes it from its last
+ * checkpoint once the lease expires. Copy writes are conditioned on the source version, so a page written twice
+ * changes nothing the second time, and an older job's copies never overwrite a newer one's.
+ */
+@ApplicationScoped
+public class CascadeJobs {
+
+    private static final Logger LOG = Logger.getLogger(CascadeJobs.class);
+
+    private final EntityStore store;
+    private final JobStore jobs;
+    private final CascadeStore cascades;
+    private final Catalog catalog;
+    private final CairnConfig config;
+    private final StoreMetrics metrics;
+    /** Jobs this process is running now: a job is never run twice at once here. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+
+    public CascadeJobs(EntityStore store, JobStore jobs, CascadeStore cascades, Catalog catalog, CairnConfig config,
+                       StoreMetrics metrics) {
+        this.store = store;
+        this.jobs = jobs;
+        this.cascades = cascades;
+        this.catalog = catalog;
+        this.config = config;
+        this.metrics = metrics;
+    }
+
+    public int runningHere() {
+        return running.size();
+    }
+
+    /**
+     * Commits the source write and a new cascade job (owned by this process) in ONE transaction; a refused source
+     * write is that write's own error (NotFound, VersionConflict) and records no job.
+     */
+    public Uni<Job> commit(WriteAction sourceWrite, CascadeSource source) {
+        return Uni.createFrom().deferred(() -> {
+            Instant now = store.now();
+            String id = JobTable.newId(now);
+            WriteAction job = jobs.create(Job.CASCADE, id, source.toAttributes());
+            var lease = new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease()));
+            return store.transact(TransactionPlan.of(List.of(sourceWrite, job)))
+                    .replaceWith(new Job(id, Job.CASCADE, State.RUNNING, source.toAttributes(), Progress.start(), lease,
+                            now, now, null));
+        });
+    }
+
+    /**
+     * Starts running a job of ours, detached from the caller: it goes on when the caller stops waiting. The Uni
+     * answers the job as it ended, or null when the job went to another replica (or could not be run now; it is
+     * then resumed after its lease expires).
+     */
+    public Uni<Job> start(Job job) {
+        Uni<Job> run = run(job).onFailure().recoverWithItem(failure -> {
+            LOG.warnf("cascade job %s stopped (%s); it resumes from its checkpoint once its lease expires",
+                    job.id(), failure.getMessage());
+            return null;
+        }).memoize().indefinitely();
+        run.subscribe().with(done -> { });
+        return run;
+    }
+
+    /**
+     * Resumes a job taken over from a dead owner. A job whose source moved on to a newer version is done at once:
+     * the newer version's own job brings every copy to the newer state.
+     */
+    public Uni<Job> resume(Job job) {
+        CascadeSource source = CascadeSource.fromAttributes(job.target());
+        CascadeSpec spec = catalog.cascade(source.entity());
+        if (spec == null) {
+            return finish(job, job.progress(), State.FAILED);
+        }
+        return store.getItem(spec.sourceKey().apply(source.id()), true).chain(item -> {
+            if (item != null && EntitySpec.versionOf(item) > source.version()) {
+                LOG.infof("cascade job %s of %s %s v%d is superseded by v%d", job.id(), source.entity(), source.id(),
+                        source.version(), EntitySpec.versionOf(item));
+                return finish(job, job.progress(), State.DONE);
+            }
+            return run(job);
+        });
+    }
+
+    private Uni<Job> run(Job job) {
+        if (!running.add(job.id())) {
+            return Uni.createFrom().nullItem();
+        }
+        return Uni.createFrom().deferred(() -> {
+            CascadeSource source = CascadeSource.fromAttributes(job.target());
+            CascadeSpec spec = catalog.cascade(source.entity());
+            if (spec == null) {
+                LOG.errorf("cascade job %s names %s, which no domain declares", job.id(), source.entity());
+                return finish(job, job.progress(), State.FAILED);
+            }
+            int pageSize = config.jobs().pageSize();
+            List<QuerySpec> queries = spec.copies().apply(source.id()).stream().map(q -> q.withLimit(pageSize)).toList();
+            Progress at = job.progress();
+            return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()));
+        }).eventually(() -> running.remove(job.id()));
+    }
+
+    /** A page read, with where the one after it starts. */
+    private record PageRead(RawPage page, int nextStep, java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> nextPosition) {
+    }
+
+    private Uni<Optional<PageRead>> read(List<QuerySpec> queries, int step, java.util.Map<String,
+            software.amazon.awssdk.services.dynamodb.model.AttributeValue> position) {
+        if (step >= queries.size()) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        return store.rawPage(queries.get(step), position).map(page -> Optional.of(page.lastKey() == null
+                ? new PageRead(page, step + 1, null) : new PageRead(page, step, page.lastKey())));
+    }
+
+    private Uni<Job> pages(Job job, CascadeSource source, CascadeSpec spec, List<QuerySpec> queries, Progress progress,
+                           Uni<Optional<PageRead>> reading) {
+        return reading.chain(current -> {
+            if (current.isEmpty()) {
+                return finish(job, progress, progress.failed() > 0 ? State.FAILED : State.DONE);
+            }
+            PageRead page = current.get();
+            // The next page is read while this one's copies are written.
+            Uni<Optional<PageRead>> next = read(queries, page.nextStep(), page.nextPosition());
+            return Uni.combine().all().unis(cascades.writePage(page.page().items(), source, spec.planner(),
+                            config.cascade().concurrency(), config.jobs().retryFor()), next).asTuple()
+                    .chain(both -> {
+                        var outcome = both.getItem1();
+                        Progress after = progress.page(page.nextStep(), page.nextPosition(), outcome.matched(),
+                                outcome.updated(), outcome.skipped(), outcome.failures());
+                        return jobs.checkpoint(job, after).chain(ours -> ours
+                                ? pages(job, source, spec, queries, after, Uni.createFrom().item(both.getItem2()))
+                                : lost(job));
+                    });
+        });
+    }
+
+    private Uni<Job> finish(Job job, Progress progress, State state) {
+        return jobs.finish(job, state, progress).chain(ours -> {
+            if (!ours) {
+                return lost(job);
+            }
+            metrics.jobFinished(job.kind(), state.wire());
+            return Uni.createFrom().item(job.with(state, progress));
+        });
+    }
+
+    private static Uni<Job> lost(Job job) {
+        LOG.infof("cascade job %s was taken over by another replica; this one stops", job.id());
+        return Uni.createFrom().nullItem();
+    }
+}

@@ -1,0 +1,36 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.cascade.CascadeSpec;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every domain's aggregates and cascades by name, collected from their {@link AccessPatterns} declarations, so a
+ * job record that names an entity or an aggregate can be run by any replica.
+ */
+@ApplicationScoped
+public class Catalog {
+
+    private final Map<String, CascadeSpec> cascades = new LinkedHashMap<>();
+    private final Map<String, Aggregate> aggregates = new LinkedHashMap<>();
+
+    public Catalog(Instance<AccessPatterns> domains) {
+        for (AccessPatterns domain : domains) {
+            domain.cascades().forEach(spec -> cascades.put(spec.entity(), spec));
+            domain.aggregates().forEach(aggregate -> aggregates.put(aggregate.name(), aggregate));
+        }
+    }
+
+    /** The cascade of a source entity type; null when no domain declares one. */
+    public CascadeSpec cascade(String entity) {
+        return cascades.get(entity);
+    }
+
+    public Aggregate aggregate(String name) {
+        return aggregates.get(name);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.cairn.store;
+
+import dev.cairn.core.job.Job;
+import dev.cairn.core.job.Job.Progress;
+import dev.cairn.core.job.Job.State;
+import dev.cairn.core.job.JobTable;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.write.WriteAction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Job records: created inside the transaction of the change they follow, found through the runnable index (never
+ * a Scan), claimed, checkpointed and finished under this process's lease ({@link Leases}).
+ */
+@ApplicationScoped
+public class JobStore {
+
+    private final EntityStore store;
+    private final Leases leases;
+    private final JobSettings settings;
+    private final JobTable table;
+
+    public JobStore(EntityStore store, Leases leases, JobSettings settings) {
+        this.store = store;
+        this.leases = leases;
+        this.settings = settings;
+        this.table = new JobTable(settings.shards(), settings.retention());
+    }
+
+    public JobTable table() {
+        return table;
+    }
+
+    public JobSettings settings() {
+        return settings;
+    }
+
+    public Instant now() {
+        return store.now();
+    }
+
+    /** A new job owned by this process, to be written in the same transaction as the change it follows. */
+    public WriteAction create(String kind, String id, Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> target) {
+        Instant now = store.now();
+        return table.create(kind, id, target, settings.owner(), now, now.plus(settings.jobLease()));
+    }
+
+    /** The job as it stands now (strongly consistent), or null. */
+    public Uni<Job> get(String id) {
+        return store.getItem(JobTable.key(id), true).map(item -> item != null && JobTable.isJob(item) ? JobTable.fromItem(item) : null);
+    }
+
+    /** Jobs of one shard whose lease expired (their owner died or gave up), oldest due first. */
+    public Uni<List<Job>> claimable(int shard, int limit) {
+        return store.queryAll(table.claimable(shard, store.now(), limit))
+                .map(items -> items.stream().filter(JobTable::isJob).map(JobTable::fromItem)
+                        .filter(job -> job.state().runnable()).toList());
+    }
+
+    /** Takes a job over; null when another process got it first or it is no longer runnable. */
+    public Uni<Job> claim(Job job) {
+        Instant now = store.now();
+        return leases.attempt(table.claim(job, settings.owner(), now, now.plus(settings.jobLease())))
+                .chain(claimed -> claimed ? get(job.id()) : Uni.createFrom().nullItem());
+    }
+
+    /** Records progress and renews the lease; false once the job is no longer ours. */
+    public Uni<Boolean> checkpoint(Job job, Progress progress) {
+        Instant now = store.now();
+        return leases.attempt(table.checkpoint(job, progress, settings.owner(), now, now.plus(settings.jobLease())));
+    }
+
+    public Uni<Boolean> finish(Job job, State state, Progress progress) {
+        return leases.attempt(table.finish(job, state, progress, settings.owner(), store.now()));
+    }
+
+    /** Removes a job of ours that leaves nothing worth keeping; false when it is gone or no longer ours. */
+    public Uni<Boolean> delete(Job job) {
+        return leases.attempt(table.delete(job.id(), settings.owner()));
+    }
+
+    /** One page of the jobs in a state (1 Query per shard, in parallel). */
+    public Uni<Page<Job>> list(State state, int limit, String cursor) {
+        return store.fanOutPage(shards -> table.listing(state, limit), settings.shards(), cursor)
+                .map(page -> page.map(JobTable::fromItem));
+    }
+}
