@@ -1,0 +1,469 @@
+package dev.cairn.reliability;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.platform.EmbeddedDynamoDb;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Multi-step writes survive the process: the packaged app runs as a real process against DynamoDB Local (behind a
+ * TCP proxy that can slow it down), is killed with SIGKILL in the middle of a cascade or between the transactions
+ * of an aggregate write, and a fresh process, with no client request but reads, finishes or undoes the work.
+ */
+class DurableWritesIT {
+
+    static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final Duration LEASE = Duration.ofSeconds(3);
+
+    EmbeddedDynamoDb dynamo;
+    FaultProxy proxy;
+    DynamoDbAsyncClient direct;
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    final List<App> apps = new ArrayList<>();
+    final String k = UUID.randomUUID().toString().substring(0, 8);
+
+    record App(Process process, String base, File log) {
+    }
+
+    record Answer(int status, Map<String, Object> body, HttpResponse<String> raw) {
+        String header(String name) {
+            return raw.headers().firstValue(name).orElse(null);
+        }
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        Thread.currentThread().setContextClassLoader(DurableWritesIT.class.getClassLoader());
+        assertThat(JAR).exists();
+        dynamo = EmbeddedDynamoDb.start(0, null);
+        proxy = new FaultProxy(dynamo.port());
+        direct = DynamoDbAsyncClient.builder().endpointOverride(URI.create("http://127.0.0.1:" + dynamo.port()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (App app : apps) {
+            app.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        direct.close();
+        proxy.close();
+        dynamo.close();
+    }
+
+    // --- the app as a process ---------------------------------------------------------------------------------
+
+    App startApp() throws Exception {
+        int port;
+        try (var socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        File log = File.createTempFile("cairn-durable", ".log");
+        log.deleteOnExit();
+        var process = new ProcessBuilder(List.of(java, "-Xmx256m",
+                "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
+                "-Dquarkus.log.console.json.enabled=false",
+                "-Dcairn.auth.enabled=false", "-Dcairn.cursor.secret=durable-writes-test", "-Dcairn.table.create=true",
+                "-Dquarkus.dynamodb.endpoint-override=" + proxy.endpoint(),
+                "-Dquarkus.dynamodb.aws.region=us-east-1",
+                "-Dquarkus.dynamodb.aws.credentials.type=static",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local",
+                "-Dquarkus.dynamodb.api-call-timeout=20S", "-Dquarkus.dynamodb.api-call-attempt-timeout=10S",
+                "-Dcairn.jobs.poll=300ms", "-Dcairn.jobs.lease=" + LEASE.toSeconds() + "s",
+                "-Dcairn.jobs.aggregate-lease=" + LEASE.toSeconds() + "s", "-Dcairn.jobs.answer-within=1s",
+                "-Dcairn.cascade.concurrency=4",
+                "-jar", JAR.toString()))
+                .redirectErrorStream(true).redirectOutput(log).start();
+        var app = new App(process, "http://127.0.0.1:" + port, log);
+        apps.add(app);
+        waitFor("the app serves", Duration.ofSeconds(60), () -> {
+            assertThat(process.isAlive()).as("the app is running; its log:%n%s", read(log)).isTrue();
+            try {
+                return get(app, "/access-patterns").status() == 200;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        return app;
+    }
+
+    /** SIGKILL: no shutdown hook, no graceful drain — as an OOM kill or a lost node. */
+    static void kill(App app) throws InterruptedException {
+        app.process().destroyForcibly();
+        assertThat(app.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    static String read(File log) {
+        try {
+            return Files.readString(log.toPath());
+        } catch (IOException e) {
+            return "(unreadable)";
+        }
+    }
+
+    // --- HTTP ---------------------------------------------------------------------------------------------------
+
+    Answer send(App app, String method, String path, String contentType, String body) throws Exception {
+        var request = HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        Map<String, Object> parsed = response.body().startsWith("{")
+                ? JSON.readValue(response.body(), new TypeReference<Map<String, Object>>() { }) : Map.of();
+        return new Answer(response.statusCode(), parsed, response);
+    }
+
+    Answer get(App app, String path) throws Exception {
+        return send(app, "GET", path, null, null);
+    }
+
+    void created(App app, String path, String json) throws Exception {
+        Answer answer = send(app, "POST", path, "application/json", json);
+        assertThat(answer.status()).as("POST %s: %s", path, answer.raw().body()).isEqualTo(201);
+    }
+
+    /** Many creates at once (16 in flight), each checked. */
+    void createdAll(App app, String path, List<String> bodies) {
+        var pending = new ArrayList<CompletableFuture<Void>>();
+        for (String body : bodies) {
+            pending.add(CompletableFuture.runAsync(() -> {
+                try {
+                    created(app, path, body);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, POOL));
+        }
+        pending.forEach(CompletableFuture::join);
+    }
+
+    static final java.util.concurrent.ExecutorService POOL = java.util.concurrent.Executors.newFixedThreadPool(16, r -> {
+        Thread t = new Thread(r, "durable-test-client");
+        t.setDaemon(true);
+        return t;
+    });
+
+    static void waitFor(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what + " within " + within).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
+    // --- the table, read directly (not through the proxy or the app) ----------------------------------------------
+
+    List<Map<String, AttributeValue>> partition(String pk) {
+        return queryAll(QueryRequest.builder().tableName("cairn").consistentRead(true)
+                .keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(pk))));
+    }
+
+    List<Map<String, AttributeValue>> refIndex(String gsiPk) {
+        return queryAll(QueryRequest.builder().tableName("cairn").indexName("gsi1")
+                .keyConditionExpression("gsi1pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(gsiPk))));
+    }
+
+    List<Map<String, AttributeValue>> queryAll(QueryRequest.Builder query) {
+        var items = new ArrayList<Map<String, AttributeValue>>();
+        Map<String, AttributeValue> start = null;
+        do {
+            var response = direct.query(query.exclusiveStartKey(start).build()).join();
+            items.addAll(response.items());
+            start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty() ? response.lastEvaluatedKey() : null;
+        } while (start != null);
+        return items;
+    }
+
+    Map<String, AttributeValue> item(String pk, String sk) {
+        var response = direct.getItem(GetItemRequest.builder().tableName("cairn").consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(sk))).build()).join();
+        return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
+    }
+
+    /** How many selections of the player carry the given first name in their embedded copy. */
+    long copiesNamed(String playerId, String firstName) {
+        return refIndex("PLAYER#" + playerId).stream()
+                .filter(i -> firstName.equals(i.get("player").m().get("firstName").s())).count();
+    }
+
+    // --- fixtures -------------------------------------------------------------------------------------------------
+
+    void team(App app, String id, String name) throws Exception {
+        created(app, "/teams", "{\"id\":\"" + id + "\",\"name\":\"" + name + "\",\"country\":\"" + name + "\",\"ranking\":1}");
+    }
+
+    void player(App app, String id) throws Exception {
+        created(app, "/players", "{\"id\":\"" + id + "\",\"firstName\":\"Old\",\"lastName\":\"Name\",\"role\":\"batter\"}");
+    }
+
+    /** {@code count} squad selections embedding the player, 100 per squad. */
+    void selections(App app, String team, String player, int count) {
+        var bodies = new HashMap<String, List<String>>();
+        for (int i = 0; i < count; i++) {
+            String squad = "sq" + (i / 100) + "-" + player;
+            bodies.computeIfAbsent(squad, s -> new ArrayList<>()).add("{\"selectionNumber\":" + (i % 100 + 1)
+                    + ",\"teamId\":\"" + team + "\",\"playerId\":\"" + player + "\",\"squadRole\":\"bowler\",\"isCaptain\":false}");
+        }
+        bodies.forEach((squad, list) -> createdAll(app, "/squads/" + squad + "/selections", list));
+    }
+
+    // --- cascades -------------------------------------------------------------------------------------------------
+
+    @Test
+    void aCascadeKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
+        App first = startApp();
+        String team = "t-" + k;
+        String player = "p-" + k;
+        team(first, team, "Australia");
+        player(first, player);
+        int copies = 1500;
+        selections(first, team, player, copies);
+        assertThat(copiesNamed(player, "Old")).isEqualTo(copies);
+
+        proxy.inject(FaultProxy.Fault.DELAY, 15); // DynamoDB slowed down: the cascade takes seconds
+        Answer patch = send(first, "PATCH", "/players/" + player, "application/merge-patch+json", "{\"firstName\":\"New\"}");
+        assertThat(patch.status()).as(patch.raw().body()).isEqualTo(202);
+        String job = URI.create(patch.header("Location")).getPath();
+        assertThat(job).startsWith("/cascades/");
+        waitFor("the job has checkpointed two pages", Duration.ofSeconds(60), () -> {
+            try {
+                return ((Number) get(first, job).body().get("pages")).intValue() >= 2;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        kill(first);
+        long renamed = copiesNamed(player, "New");
+        assertThat(renamed).as("killed mid-cascade: some copies written, some not").isBetween(1L, (long) copies - 1);
+        assertThat(item("PLAYER#" + player, "PLAYER").get("firstName").s()).as("the source is updated").isEqualTo("New");
+
+        proxy.clear();
+        App second = startApp();
+        // No PATCH is repeated: the second process's worker finds the job once its lease expires and resumes it.
+        waitFor("every copy converges", Duration.ofSeconds(60), () -> copiesNamed(player, "New") == copies);
+        waitFor("the job reads done", Duration.ofSeconds(30), () -> {
+            try {
+                return "done".equals(get(second, job).body().get("state"));
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        Answer done = get(second, job);
+        assertThat(done.body()).containsEntry("failed", 0).containsEntry("state", "done");
+        assertThat(refIndex("PLAYER#" + player)).allSatisfy(copy ->
+                assertThat(copy.get("_refv").m().get("player").m().get("v").n()).isEqualTo("2"));
+        assertThat(read(second.log())).contains("took over cascade job");
+    }
+
+    @Test
+    void twoProcessesRunManyCascadesAndNoJobIsLostWhenOneIsKilled() throws Exception {
+        App a = startApp();
+        App b = startApp();
+        String team = "t-" + k;
+        team(a, team, "India");
+        int players = 10;
+        int each = 60;
+        List<String> ids = IntStream.range(0, players).mapToObj(i -> "p" + i + "-" + k).toList();
+        for (String id : ids) {
+            player(a, id);
+            selections(a, team, id, each);
+        }
+        proxy.inject(FaultProxy.Fault.DELAY, 5);
+        var jobs = new ArrayList<CompletableFuture<String>>();
+        for (int i = 0; i < players; i++) {
+            App app = i % 2 == 0 ? a : b;
+            String id = ids.get(i);
+            jobs.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    Answer answer = send(app, "PATCH", "/players/" + id, "application/merge-patch+json", "{\"firstName\":\"New\"}");
+                    assertThat(answer.status()).isIn(200, 202);
+                    return (String) answer.body().get("job");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, POOL));
+        }
+        List<String> jobIds = jobs.stream().map(CompletableFuture::join).toList();
+        assertThat(jobIds).doesNotContainNull().doesNotHaveDuplicates();
+        kill(a);
+        proxy.clear();
+        for (int i = 0; i < players; i++) {
+            String id = ids.get(i);
+            waitFor("the copies of " + id + " converge", Duration.ofSeconds(60), () -> copiesNamed(id, "New") == each);
+        }
+        for (String job : jobIds) {
+            waitFor("job " + job + " is done", Duration.ofSeconds(30), () -> {
+                try {
+                    return "done".equals(get(b, "/cascades/" + job).body().get("state"));
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            assertThat(get(b, "/cascades/" + job).body()).containsEntry("failed", 0);
+        }
+        Answer running = get(b, "/cascades?state=running&limit=100");
+        assertThat(running.status()).isEqualTo(200);
+        @SuppressWarnings("unchecked")
+        var left = ((List<Map<String, Object>>) running.body().get("items")).stream().map(j -> j.get("id")).toList();
+        assertThat(left).as("no job of this test is left running").doesNotContainAnyElementsOf(jobIds);
+    }
+
+    // --- aggregates -----------------------------------------------------------------------------------------------
+
+    /** Two sheets of 95 players: the match needs several transactions. */
+    String match(App app, String id, boolean reversed) {
+        return "{\"id\":\"" + id + "\",\"name\":\"Test\",\"venueId\":\"v-" + k + "\","
+                + "\"team1\":" + sheet("t1-" + k, "c1-" + k, true, 0, reversed) + ","
+                + "\"team2\":" + sheet("t2-" + k, "c2-" + k, false, 95, reversed) + "}";
+    }
+
+    String sheet(String team, String coach, boolean home, int from, boolean reversed) {
+        var players = new StringBuilder();
+        for (int i = 0; i < 95; i++) {
+            players.append(i > 0 ? "," : "").append("{\"playerId\":\"p").append(from + i).append('-').append(k)
+                    .append("\",\"battingPosition\":").append(reversed ? 95 - i : i + 1)
+                    .append(",\"isCaptain\":").append(i == 0).append('}');
+        }
+        return "{\"teamId\":\"" + team + "\",\"coachId\":\"" + coach + "\",\"homeTeam\":" + home + ",\"players\":[" + players + "]}";
+    }
+
+    void matchFixtures(App app) throws Exception {
+        team(app, "t1-" + k, "Australia");
+        team(app, "t2-" + k, "India");
+        created(app, "/coaches", "{\"id\":\"c1-" + k + "\",\"name\":\"A\"}");
+        created(app, "/coaches", "{\"id\":\"c2-" + k + "\",\"name\":\"B\"}");
+        created(app, "/venues", "{\"id\":\"v-" + k + "\",\"name\":\"MCG\",\"city\":\"Melbourne\"}");
+        createdAll(app, "/players", IntStream.range(0, 190).mapToObj(i -> "{\"id\":\"p" + i + "-" + k
+                + "\",\"firstName\":\"F" + i + "\",\"lastName\":\"L\",\"role\":\"batter\"}").toList());
+    }
+
+    /** Sends a write without waiting, and kills the app as soon as the write has begun (its marks on the root). */
+    void killMidWrite(App app, String method, String id, String body) throws Exception {
+        proxy.inject(FaultProxy.Fault.DELAY, 400); // every DynamoDB answer is late: the write's steps are far apart
+        CompletableFuture.runAsync(() -> {
+            try {
+                send(app, method, method.equals("POST") ? "/matches" : "/matches/" + id, "application/json", body);
+            } catch (Exception e) {
+                // the process is killed under it
+            }
+        }, POOL);
+        waitFor("the write has begun", Duration.ofSeconds(30), () -> {
+            var root = item("MATCH#" + id, "MATCH");
+            return root != null && root.containsKey("_txn");
+        });
+        kill(app);
+        proxy.clear();
+        var root = item("MATCH#" + id, "MATCH");
+        assertThat(root).as("killed between transactions: the write never committed").containsKey("_txn");
+        assertThat(item("JOB#" + root.get("_txn").s(), "JOB")).as("its intent is recorded").isNotNull();
+    }
+
+    boolean settled(String id) {
+        return partition("MATCH#" + id).stream().noneMatch(i -> i.containsKey("_txn") || i.get("sk").s().startsWith("~UNDO#"));
+    }
+
+    @Test
+    void aMatchCreateKilledBetweenTransactionsIsGoneAfterRestartAndCanBeCreatedAgain() throws Exception {
+        App first = startApp();
+        matchFixtures(first);
+        String id = "m-" + k;
+        killMidWrite(first, "POST", id, match(first, id, false));
+        String txn = item("MATCH#" + id, "MATCH").get("_txn").s();
+
+        App second = startApp();
+        var statuses = new java.util.TreeSet<Integer>();
+        waitFor("the interrupted create is undone by the worker", Duration.ofSeconds(LEASE.toSeconds() + 20), () -> {
+            try {
+                statuses.add(get(second, "/matches/" + id).status());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return partition("MATCH#" + id).isEmpty();
+        });
+        assertThat(statuses).as("an uncommitted create reads as absent, never busy").containsOnly(404);
+        assertThat(item("JOB#" + txn, "JOB")).as("its intent is gone").isNull();
+        assertThat(read(second.log())).contains("undoing the interrupted create of Match " + id);
+
+        Answer again = send(second, "POST", "/matches", "application/json", match(second, id, false));
+        assertThat(again.status()).as(again.raw().body()).isEqualTo(201);
+        Answer read = get(second, "/matches/" + id);
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.header("ETag")).isEqualTo("\"1\"");
+        assertThat(partition("MATCH#" + id)).hasSize(1 + 1 + 2 * (1 + 1 + 95));
+    }
+
+    @Test
+    void aMatchUpdateKilledBetweenTransactionsReadsAsTheOldMatchAndIsUndoneWithoutAClient() throws Exception {
+        App first = startApp();
+        matchFixtures(first);
+        String id = "m-" + k;
+        created(first, "/matches", match(first, id, false));
+        killMidWrite(first, "PUT", id, match(first, id, true));
+
+        App second = startApp();
+        var etags = new java.util.TreeSet<String>();
+        waitFor("the interrupted update is undone by the worker", Duration.ofSeconds(LEASE.toSeconds() + 20), () -> {
+            try {
+                Answer read = get(second, "/matches/" + id);
+                assertThat(read.status()).as("readers never wait nor fail: " + read.raw().body()).isEqualTo(200);
+                etags.add(read.header("ETag"));
+                @SuppressWarnings("unchecked")
+                var sheet = (Map<String, Object>) read.body().get("team1");
+                @SuppressWarnings("unchecked")
+                var players = (List<Map<String, Object>>) sheet.get("players");
+                assertThat(players).hasSize(95);
+                assertThat(players).extracting(p -> p.get("battingPosition")).as("the old generation, whole")
+                        .isEqualTo(IntStream.rangeClosed(1, 95).boxed().toList());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return settled(id);
+        });
+        assertThat(etags).containsOnly("\"1\"");
+        assertThat(read(second.log())).contains("undoing the interrupted update of Match " + id);
+
+        Answer again = send(second, "PUT", "/matches/" + id, "application/json", match(second, id, true));
+        assertThat(again.status()).as(again.raw().body()).isEqualTo(200);
+        assertThat(again.header("ETag")).isEqualTo("\"2\"");
+        // After the commit the undo log is garbage: it is deleted right after the answer.
+        waitFor("the undo log of the committed update is deleted", Duration.ofSeconds(10), () -> settled(id));
+    }
+}
