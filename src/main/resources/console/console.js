@@ -210,6 +210,38 @@ async function queryIndex(cursor) {
 $('#index-form').addEventListener('submit', e => { e.preventDefault(); queryIndex(null); });
 $('#index-more').addEventListener('click', () => queryIndex(indexState.next));
 
+// --- Jobs ----------------------------------------------------------------------------------------------------
+const jobsState = { next: null };
+function progressBar(job) {
+  const total = Math.max(job.matched, 1);
+  const part = (n, cls) => el('span', { class: 'part ' + cls, style: '', title: `${n} ${cls}` });
+  const bar = el('div', { class: 'progress' + (job.state === 'running' || job.state === 'pending' ? ' open' : ''),
+    'data-job': job.id, title: `${job.updated} written, ${job.skipped} current, ${job.failed} failed of ${job.matched}` },
+    part(job.updated, 'written'), part(job.skipped, 'current'), part(job.failed, 'failed'));
+  [job.updated, job.skipped, job.failed].forEach((n, i) => { bar.children[i].style.width = (100 * n / total) + '%'; });
+  return el('div', { class: 'bar-cell' }, bar,
+    el('span', { class: 'counts' }, `${job.updated} written · ${job.skipped} current · ${job.failed} failed of ${job.matched}`));
+}
+async function listJobs(cursor) {
+  const status = $('#jobs-status');
+  const params = new URLSearchParams({ state: $('#jobs-state').value, limit: '50' });
+  if (cursor) params.set('cursor', cursor);
+  setStatus(status, 'Reading…');
+  const r = await call('/cascades?' + params);
+  if (!r.ok) { setStatus(status, problem(r), true); return; }
+  const body = $('#jobs tbody');
+  if (!cursor) body.textContent = '';
+  r.body.items.forEach(job => body.append(el('tr', { class: 'job', 'data-id': job.id },
+    el('td', { class: 'key' }, job.id), el('td', {}, `${job.source.entity} ${job.source.id} v${job.source.version}`),
+    el('td', { class: 'state ' + job.state }, job.state), el('td', {}, progressBar(job)), el('td', {}, job.pages),
+    el('td', {}, job.owner ?? '—'), el('td', {}, job.updatedAt ?? ''))));
+  jobsState.next = r.body.next;
+  setStatus(status, el('span', {}, `${plural(body.children.length, 'job')} · this page: `, el('span', { class: 'calls', id: 'jobs-calls' }, cost(r))));
+  $('#jobs-more').hidden = !jobsState.next;
+}
+$('#jobs-form').addEventListener('submit', e => { e.preventDefault(); listJobs(null); });
+$('#jobs-more').addEventListener('click', () => listJobs(jobsState.next));
+
 // --- Tabs ----------------------------------------------------------------------------------------------------
 document.querySelectorAll('.tab').forEach(tab => tab.addEventListener('click', () => {
   document.querySelectorAll('.tab').forEach(t => t.classList.toggle('active', t === tab));

@@ -138,13 +138,6 @@ public sealed interface CairnError {
         public Map<String, Object> extensions() { return Map.of("actions", actions, "limit", limit); }
     }
 
-    /** The source was updated but some copies were not; repeating the same request completes the cascade. */
-    record CascadeIncomplete(String detail, Map<String, Object> report) implements CairnError {
-        public int status() { return 503; }
-        public String title() { return "Cascade incomplete"; }
-        public Map<String, Object> extensions() { return report; }
-    }
-
     /** An entity cannot be deleted while copies of it are embedded elsewhere. */
     record StillReferenced(String detail, int count) implements CairnError {
         public int status() { return 409; }

@@ -16,6 +16,7 @@ import dev.cairn.store.EntityStore;
 import dev.cairn.store.EntityStore.RawPage;
 import dev.cairn.store.JobStore;
 import dev.cairn.store.StoreMetrics;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -127,7 +128,12 @@ public class CascadeJobs {
             int pageSize = config.jobs().pageSize();
             List<QuerySpec> queries = spec.copies().apply(source.id()).stream().map(q -> q.withLimit(pageSize)).toList();
             Progress at = job.progress();
-            return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()));
+            // Between checkpoints the lease is kept alive, so a slow page never looks like a dead owner.
+            var heartbeat = Multi.createFrom().ticks().every(config.jobs().lease().dividedBy(3))
+                    .onItem().transformToUniAndConcatenate(tick -> jobs.heartbeat(job).onFailure().recoverWithItem(true))
+                    .subscribe().with(ours -> { }, failure -> { });
+            return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()))
+                    .eventually(heartbeat::cancel);
         }).eventually(() -> running.remove(job.id()));
     }
 

@@ -120,8 +120,6 @@ public class ProblemMapper {
                 .entity(body(error, uri == null ? null : uri.getPath()));
         if (error instanceof CairnError.ServiceUnavailable unavailable) {
             response.header("Retry-After", unavailable.retryAfterSeconds());
-        } else if (error instanceof CairnError.CascadeIncomplete) {
-            response.header("Retry-After", 1);
         } else if (error instanceof CairnError.Unauthenticated unauthenticated) {
             // RFC 6750: say which scheme to use, and that a presented token was refused.
             response.header("WWW-Authenticate", unauthenticated.tokenPresented()

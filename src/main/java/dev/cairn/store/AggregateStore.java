@@ -215,6 +215,9 @@ public class AggregateStore {
                 : AggregateTxn.undoLog(rootKey.pk(), txn, touched, before, aggregate.name());
         List<List<WriteAction>> steps = AggregateTxn.schedule(List.of(begin, intent), undo, batches, guard);
         int prepare = steps.size() - batches.size();
+        // The commit point: the root flips, the intent goes, and the undo log with them (as far as it fits).
+        AggregateTxn.Final commit = AggregateTxn.finalStep(List.of(AggregateTxn.commit(plan, owner), jobs.delete(txn, owner)),
+                rootKey.pk(), undo.stream().map(u -> u.key().sk()).toList(), aggregate.name());
         Uni<Void> prepared = Uni.createFrom().voidItem();
         for (List<WriteAction> step : steps.subList(1, prepare)) {
             prepared = prepared.chain(() -> store.transact(TransactionPlan.of(step)));
@@ -224,14 +227,13 @@ public class AggregateStore {
                                 .map(step -> store.transact(TransactionPlan.of(step))).toList())
                         .andCollectFailures().replaceWithVoid()
                         .onFailure().transform(AggregateStore::firstFailure))
-                .chain(() -> store.transact(TransactionPlan.of(List.of(AggregateTxn.commit(plan, owner),
-                        jobs.delete(txn, owner)))))
+                .chain(() -> store.transact(TransactionPlan.of(commit.transaction())))
                 .onFailure().call(failure -> undoOwn(aggregate, id, owner));
         // A refused begin (version, existence) wrote nothing: its failure is the answer, with nothing to undo.
         return store.transact(TransactionPlan.of(steps.get(0))).chain(() -> afterBegin)
                 .invoke(() -> {
-                    if (!undo.isEmpty()) {
-                        inBackground(aggregate, id, () -> deleteUndo(rootKey.pk(), undo.stream().map(u -> u.key().sk()).toList()));
+                    if (!commit.undoLater().isEmpty()) {
+                        inBackground(aggregate, id, () -> deleteUndo(rootKey.pk(), commit.undoLater()));
                     }
                 });
     }
@@ -316,13 +318,15 @@ public class AggregateStore {
                         }).toList();
                 Uni<Void> reverted = steps.isEmpty() ? Uni.createFrom().voidItem()
                         : Uni.join().all(steps).andFailFast().replaceWithVoid();
-                return reverted
-                        .chain(() -> store.transact(TransactionPlan.of(List.of(
+                AggregateTxn.Final last = AggregateTxn.finalStep(List.of(
                                 AggregateTxn.finishRollback(rootKey, inFlight, me, label),
                                 new WriteAction(WriteAction.Kind.DELETE, JobTable.key(inFlight.txn()), null, null,
-                                        WriteAction.Expectation.NONE, null, JobTable.TYPE)))))
+                                        WriteAction.Expectation.NONE, null, JobTable.TYPE)),
+                        rootKey.pk(), AggregateTxn.undoKeys(items, inFlight.txn()), label);
+                return reverted
+                        .chain(() -> store.transact(TransactionPlan.of(last.transaction())))
                         .invoke(() -> metrics.aggregateRepaired(aggregate.name()))
-                        .chain(() -> deleteUndo(rootKey.pk(), AggregateTxn.undoKeys(items, inFlight.txn())))
+                        .chain(() -> deleteUndo(rootKey.pk(), last.undoLater()))
                         .replaceWith(true);
             });
         });

@@ -75,6 +75,12 @@ public class JobStore {
         return leases.attempt(table.checkpoint(job, progress, settings.owner(), now, now.plus(settings.jobLease())));
     }
 
+    /** Extends our lease without recording progress; false once the job is no longer ours. */
+    public Uni<Boolean> heartbeat(Job job) {
+        Instant now = store.now();
+        return leases.attempt(table.heartbeat(job, settings.owner(), now, now.plus(settings.jobLease())));
+    }
+
     public Uni<Boolean> finish(Job job, State state, Progress progress) {
         return leases.attempt(table.finish(job, state, progress, settings.owner(), store.now()));
     }

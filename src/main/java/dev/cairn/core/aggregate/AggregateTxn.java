@@ -105,6 +105,22 @@ public final class AggregateTxn {
         };
     }
 
+    /** A write's last transaction, and the undo items that did not fit in it (deleted right after). */
+    public record Final(List<WriteAction> transaction, List<String> undoLater) {
+    }
+
+    /**
+     * The last transaction of a write or of its undo ({@code last}: the root's step and the intent's removal)
+     * with the deletes of the write's undo items when they fit, so that no garbage outlives the write.
+     */
+    public static Final finalStep(List<WriteAction> last, String pk, List<String> undoSortKeys, String label) {
+        var transaction = new ArrayList<>(last);
+        int room = TransactionPlan.MAX_ACTIONS - transaction.size();
+        undoSortKeys.stream().limit(room).forEach(sk -> transaction.add(new WriteAction(Kind.DELETE, PrimaryKey.of(pk, sk),
+                null, null, Expectation.NONE, null, label + " undo log")));
+        return new Final(transaction, undoSortKeys.subList(Math.min(room, undoSortKeys.size()), undoSortKeys.size()));
+    }
+
     /** No multi-transaction write is in flight on this root (written or left behind by a dead writer). */
     public static Condition noWriteInFlight() {
         return Condition.attributeNotExists(TXN);

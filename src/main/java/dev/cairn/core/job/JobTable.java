@@ -116,6 +116,13 @@ public final class JobTable {
         return Lease.renew(TYPE, key(job.id()), owner, leaseUntil, also);
     }
 
+    /** Extends our lease while a page takes long (copies waiting for a busy aggregate), so nobody takes over a live job. */
+    public WriteAction heartbeat(Job job, String owner, Instant now, Instant leaseUntil) {
+        var also = Update.create().set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()))
+                .set(Index.GSI2.skName(), AttributeValue.fromS(due(leaseUntil, job.id())));
+        return Lease.renew(TYPE, key(job.id()), owner, leaseUntil, also);
+    }
+
     /** Ends the job (done or failed) with its final progress; it leaves the runnable index. */
     public WriteAction finish(Job job, State state, Progress progress, String owner, Instant now) {
         var also = Update.create().setAll(progressAttributes(progress))

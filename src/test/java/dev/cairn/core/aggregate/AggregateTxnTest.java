@@ -164,4 +164,21 @@ class AggregateTxnTest {
         assertThat(steps.get(2)).containsExactly(batches.get(0).get(0), guard);
         assertThat(steps.get(3)).containsExactly(batches.get(1).get(0), guard);
     }
+
+    @Test
+    void theLastTransactionDeletesTheUndoLogAsFarAsItFits() {
+        var last = List.of(put(item("SHELF", "new root")), delete("INTENT"));
+        var few = AggregateTxn.finalStep(last, PK, List.of("~UNDO#t1#0000", "~UNDO#t1#0001"), "Shelf");
+        assertThat(few.transaction()).extracting(a -> a.kind() + " " + a.key().sk())
+                .containsExactly("PUT SHELF", "DELETE INTENT", "DELETE ~UNDO#t1#0000", "DELETE ~UNDO#t1#0001");
+        assertThat(few.undoLater()).isEmpty();
+
+        var many = new ArrayList<String>();
+        for (int i = 0; i < 120; i++) {
+            many.add("~UNDO#t1#" + i);
+        }
+        var split = AggregateTxn.finalStep(last, PK, many, "Shelf");
+        assertThat(split.transaction()).hasSize(TransactionPlan.MAX_ACTIONS);
+        assertThat(split.undoLater()).hasSize(120 - 98).startsWith("~UNDO#t1#98");
+    }
 }

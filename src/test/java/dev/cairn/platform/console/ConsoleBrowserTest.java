@@ -127,4 +127,32 @@ class ConsoleBrowserTest {
         assertThat(browser.findElement(By.cssSelector("#pattern-detail pre.java")).getText()).contains("QueryRequest.builder()");
         screenshot("access-pattern");
     }
+
+    @Test
+    void aFinishedCascadeJobIsListedWithAFullProgressBar() throws Exception {
+        String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+        String team = "jobs-team-" + suffix;
+        String player = "jobs-player-" + suffix;
+        given().contentType("application/json").body("{\"id\":\"" + team + "\",\"name\":\"T\",\"country\":\"T\",\"ranking\":1}")
+                .post("/teams").then().statusCode(201);
+        given().contentType("application/json").body("{\"id\":\"" + player + "\",\"firstName\":\"A\",\"lastName\":\"B\",\"role\":\"batter\"}")
+                .post("/players").then().statusCode(201);
+        for (int n = 1; n <= 3; n++) {
+            given().contentType("application/json").body("{\"selectionNumber\":" + n + ",\"teamId\":\"" + team
+                    + "\",\"playerId\":\"" + player + "\",\"squadRole\":\"bowler\",\"isCaptain\":false}")
+                    .post("/squads/{s}/selections", "jobs-" + suffix).then().statusCode(201);
+        }
+        String job = given().contentType("application/merge-patch+json").body("{\"firstName\":\"C\"}")
+                .patch("/players/{id}", player).then().statusCode(200).extract().path("job");
+
+        browser.get(console.toString());
+        browser.findElement(By.id("tab-jobs")).click();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("jobs-state"))).selectByVisibleText("done");
+        browser.findElement(By.id("jobs-run")).click();
+        WebElement row = waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr.job[data-id='" + job + "']")));
+        assertThat(row.getText()).contains("Player " + player + " v2").contains("done").contains("3 written · 0 current · 0 failed of 3");
+        WebElement written = row.findElement(By.cssSelector(".progress .written"));
+        assertThat(written.getAttribute("style")).contains("width: 100%");
+        screenshot("jobs");
+    }
 }
