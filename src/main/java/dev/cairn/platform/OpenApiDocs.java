@@ -39,8 +39,24 @@ public class OpenApiDocs implements OASFilter {
             if (path.startsWith("/q/")) {
                 return;
             }
+            item.getOperations().values().forEach(OpenApiDocs::acceptsCascade);
             item.getOperations().values().forEach(OpenApiDocs::document);
         });
+    }
+
+    /** A PATCH that cascades answers 202 with the job's location when the job outlasts cairn.jobs.answer-within. */
+    private static void acceptsCascade(Operation operation) {
+        boolean cascades = operation.getParameters() != null
+                && operation.getParameters().stream().anyMatch(p -> "cascade".equals(p.getName()));
+        if (!cascades || operation.getResponses() == null || operation.getResponses().getAPIResponse("200") == null) {
+            return;
+        }
+        var ok = operation.getResponses().getAPIResponse("200");
+        ok.description("The entity is updated and its cascade has ended: the job's report and the entity");
+        operation.getResponses().addAPIResponse("202", OASFactory.createAPIResponse()
+                .description("The entity is updated; its cascade job goes on (eventual mode): the report so far")
+                .content(ok.getContent())
+                .addHeader("Location", header("The cascade job: GET /cascades/{id}", Schema.SchemaType.STRING)));
     }
 
     private static void document(Operation operation) {

@@ -35,7 +35,7 @@ class OperationsResourceTest {
 
     static final List<Class<?>> RESOURCES = List.of(WorkspaceResource.class, ProjectResource.class,
             SchoolResource.class, SocialResource.class, ReferenceResource.class, SquadResource.class,
-            MatchResource.class, AccessPatternResource.class);
+            MatchResource.class, AccessPatternResource.class, CascadeJobResource.class);
 
     @Test
     void theOpenApiDocumentHasEveryResourceRouteAndTheProblemSchema() {
@@ -56,6 +56,13 @@ class OperationsResourceTest {
         assertThat(doc.getString("paths.'/matches/{id}'.get.responses.default.content.'application/problem+json'.schema.$ref"))
                 .endsWith("/Problem");
         assertThat(doc.getList("paths.'/matches/{id}'.patch.parameters.name", String.class)).contains("If-Match");
+        for (String cascading : List.of("/players/{id}", "/teams/{id}", "/coaches/{id}", "/venues/{id}", "/courses/{cid}",
+                "/students/{sid}")) {
+            assertThat(doc.getString("paths.'" + cascading + "'.patch.responses.'202'.headers.Location.description"))
+                    .as(cascading).isNotBlank();
+            assertThat(doc.getString("paths.'" + cascading + "'.patch.responses.'200'.description")).as(cascading).isNotBlank();
+        }
+        assertThat(doc.getMap("paths.'/matches/{id}'.patch.responses")).doesNotContainKey("202");
         assertThat(doc.getString("components.securitySchemes.bearer.scheme")).isEqualTo("bearer");
         assertThat(doc.getString("components.securitySchemes.bearer.bearerFormat")).isEqualTo("JWT");
         assertThat(doc.getList("security")).isNotEmpty();
