@@ -132,8 +132,8 @@ public class CascadeJobs {
             var heartbeat = Multi.createFrom().ticks().every(config.jobs().lease().dividedBy(3))
                     .onItem().transformToUniAndConcatenate(tick -> jobs.heartbeat(job).onFailure().recoverWithItem(true))
                     .subscribe().with(ours -> { }, failure -> { });
-            return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()))
-                    .eventually(heartbeat::cancel);
+            return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()),
+                    Uni.createFrom().item(true)).eventually(heartbeat::cancel);
         }).eventually(() -> running.remove(job.id()));
     }
 
@@ -150,24 +150,32 @@ public class CascadeJobs {
                 ? new PageRead(page, step + 1, null) : new PageRead(page, step, page.lastKey())));
     }
 
+    /**
+     * One page after another: a page's copies are written while the next page is read and while the previous
+     * page's checkpoint is written; a page's checkpoint starts once all its copies are written. A refused
+     * checkpoint (the job was taken over) stops this run.
+     */
     private Uni<Job> pages(Job job, CascadeSource source, CascadeSpec spec, List<QuerySpec> queries, Progress progress,
-                           Uni<Optional<PageRead>> reading) {
+                           Uni<Optional<PageRead>> reading, Uni<Boolean> checkpointed) {
         return reading.chain(current -> {
             if (current.isEmpty()) {
-                return finish(job, progress, progress.failed() > 0 ? State.FAILED : State.DONE);
+                return checkpointed.chain(ours -> ours
+                        ? finish(job, progress, progress.failed() > 0 ? State.FAILED : State.DONE) : lost(job));
             }
             PageRead page = current.get();
-            // The next page is read while this one's copies are written.
             Uni<Optional<PageRead>> next = read(queries, page.nextStep(), page.nextPosition());
             return Uni.combine().all().unis(cascades.writePage(page.page().items(), source, spec.planner(),
-                            config.cascade().concurrency(), config.jobs().retryFor()), next).asTuple()
-                    .chain(both -> {
-                        var outcome = both.getItem1();
+                            config.cascade().concurrency(), config.jobs().retryFor()), next, checkpointed).asTuple()
+                    .chain(all -> {
+                        if (!all.getItem3()) {
+                            return lost(job);
+                        }
+                        var outcome = all.getItem1();
                         Progress after = progress.page(page.nextStep(), page.nextPosition(), outcome.matched(),
                                 outcome.updated(), outcome.skipped(), outcome.failures());
-                        return jobs.checkpoint(job, after).chain(ours -> ours
-                                ? pages(job, source, spec, queries, after, Uni.createFrom().item(both.getItem2()))
-                                : lost(job));
+                        Uni<Boolean> checkpoint = jobs.checkpoint(job, after).memoize().indefinitely();
+                        checkpoint.subscribe().with(ours -> { }, failure -> { });
+                        return pages(job, source, spec, queries, after, Uni.createFrom().item(all.getItem2()), checkpoint);
                     });
         });
     }
