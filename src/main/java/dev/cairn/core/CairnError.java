@@ -125,8 +125,9 @@ public sealed interface CairnError {
     }
 
     /** A stored aggregate's items do not form the aggregate (missing or unexpected items). */
+    /** The stored partition does not form the aggregate (e.g. its root is gone): a state of the data, DELETE cleans it. */
     record AggregateAssemblyError(String detail, String aggregate, String reason) implements CairnError {
-        public int status() { return 500; }
+        public int status() { return 409; }
         public String title() { return "Stored aggregate is inconsistent"; }
         public Map<String, Object> extensions() { return Map.of("aggregate", aggregate, "reason", reason); }
     }

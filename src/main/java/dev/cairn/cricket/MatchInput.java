@@ -18,6 +18,15 @@ public record MatchInput(
         @NotNull @Valid TeamSheetInput team1,
         @NotNull @Valid TeamSheetInput team2) {
 
+    /** The input for the match the path names: the body's id may be left out, but must not name another match. */
+    public MatchInput forPath(String pathId) {
+        if (id != null && !id.equals(pathId)) {
+            throw dev.cairn.platform.Http.invalid("id", "the body names match '" + id + "' but the path names '"
+                    + pathId + "'");
+        }
+        return new MatchInput(pathId, name, venueId, team1, team2);
+    }
+
     public record TeamSheetInput(
             @ValidId String teamId,
             @ValidId String coachId,

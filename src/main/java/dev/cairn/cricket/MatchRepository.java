@@ -56,7 +56,9 @@ public class MatchRepository {
     public Uni<Versioned> create(MatchInput input) {
         Map<String, Object> in = toMap(input);
         List<RefUse> refs = checked(input, in);
-        return aggregates.resolve(refs, Map.of()).chain(resolved -> {
+        // The partition must be empty (a create never adopts leftovers): checked beside the refs, in parallel.
+        return Uni.combine().all().unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(MATCH, input.id()))
+                .asTuple().map(both -> both.getItem1()).chain(resolved -> {
             Instant now = Instant.now();
             Map<String, Object> view = MATCH.hydrate(in, resolved);
             Items items = MATCH.decompose(view, versions(resolved), 1, now, now);
@@ -96,14 +98,26 @@ public class MatchRepository {
         });
     }
 
+    /**
+     * Deletes the match at the version read; a partition that does not form a match (its root gone, members that
+     * do not fit) is cleaned whole instead: the way out of such a state.
+     */
     public Uni<Void> delete(String id, Long ifMatch) {
-        return readForWrite(id, ifMatch).chain(snapshot -> {
-            var current = snapshot.assembled();
-            Items items = MATCH.decompose(current.view(), current.refVersions(), current.version(),
-                    current.createdAt(), current.updatedAt());
-            return aggregates.write(MATCH, AggregateWrites.delete(MATCH, items, current.version(), Instant.now()),
-                    snapshot.bySk());
-        });
+        return readForWrite(id, ifMatch).onFailure(MatchRepository::isAssemblyError)
+                .recoverWithUni(() -> aggregates.purge(MATCH, id).replaceWith((Snapshot) null))
+                .chain(snapshot -> snapshot == null ? Uni.createFrom().voidItem() : deleteWhole(snapshot));
+    }
+
+    private static boolean isAssemblyError(Throwable failure) {
+        return failure instanceof CairnException e && e.error() instanceof CairnError.AggregateAssemblyError;
+    }
+
+    private Uni<Void> deleteWhole(Snapshot snapshot) {
+        var current = snapshot.assembled();
+        Items items = MATCH.decompose(current.view(), current.refVersions(), current.version(),
+                current.createdAt(), current.updatedAt());
+        return aggregates.write(MATCH, AggregateWrites.delete(MATCH, items, current.version(), Instant.now()),
+                snapshot.bySk());
     }
 
     private Uni<Snapshot> readForWrite(String id, Long ifMatch) {

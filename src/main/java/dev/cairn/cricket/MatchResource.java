@@ -63,8 +63,10 @@ public class MatchResource {
     @Path("matches/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<RestResponse<Map<String, Object>>> replace(@RestPath String id, @RestHeader("If-Match") String ifMatch,
-                                                         @Valid @NotNull MatchInput input) {
-        return matches.update(Http.id("id", id), Http.ifMatch(ifMatch), current -> input).map(MatchResource::ok);
+                                                         @NotNull MatchInput input) {
+        // The id comes from the path; the body may repeat it, not contradict it. Validated once it is filled in.
+        MatchInput replacement = patcher.valid(input.forPath(Http.id("id", id)));
+        return matches.update(replacement.id(), Http.ifMatch(ifMatch), current -> replacement).map(MatchResource::ok);
     }
 
     /** RFC 6902 JSON Patch or RFC 7396 merge patch, applied to the input shape (ids). */

@@ -68,12 +68,16 @@ public class MergePatcher {
     }
 
     private <T> T readValid(JsonValue patched, Class<T> type) throws JsonProcessingException {
-        T result = json.readValue(patched.toString(), type);
-        var violations = validator.validate(result);
+        return valid(json.readValue(patched.toString(), type));
+    }
+
+    /** The value itself when Bean Validation accepts it; a 400 naming every violated field otherwise. */
+    public <T> T valid(T value) {
+        var violations = validator.validate(value);
         if (!violations.isEmpty()) {
             throw new ConstraintViolationException(violations);
         }
-        return result;
+        return value;
     }
 
     public <T> T apply(T current, Class<T> type, String patchBody, Set<String> immutable) {

@@ -95,10 +95,10 @@ public class AggregateStore {
             } else if (committed.inFlight() == null && !committed.leftovers().isEmpty()) {
                 inBackground(aggregate, id, () -> deleteUndo(rootKey.pk(), committed.leftovers()));
             }
-            boolean hasRoot = committed.items().stream().anyMatch(i -> rootKey.sk().equals(i.get(TableSpec.SK).s()));
-            if (!hasRoot) {
+            if (committed.absent()) {
                 return null;
             }
+            // Members without their root are no aggregate: assembly names what is wrong (409), never a 404.
             metrics.aggregateRead(aggregate.name(), committed.items().size());
             return new Snapshot(committed.items(), aggregate.assemble(committed.items()));
         });
@@ -357,6 +357,60 @@ public class AggregateStore {
     private Uni<Void> deleteUndo(String pk, List<String> sortKeys) {
         return sortKeys.isEmpty() ? Uni.createFrom().voidItem()
                 : store.batchDelete(sortKeys.stream().map(sk -> PrimaryKey.of(pk, sk)).toList());
+    }
+
+    /**
+     * Refuses a create into a partition that holds anything: the aggregate itself (409 Conflict), or items left
+     * without their root, which a create would otherwise adopt (409 naming them; a DELETE removes them).
+     */
+    public Uni<Void> requireEmpty(Aggregate aggregate, String id) {
+        PrimaryKey rootKey = aggregate.rootKey(id);
+        return store.rawPage(aggregate.occupantsQuery(id), null).map(page -> {
+            List<String> sks = page.items().stream().map(i -> i.get(TableSpec.SK).s()).toList();
+            if (sks.isEmpty()) {
+                return null;
+            }
+            if (sks.contains(rootKey.sk())) {
+                throw new CairnException(new CairnError.Conflict(aggregate.name() + " " + rootKey + " already exists"));
+            }
+            throw new CairnException(new CairnError.Conflict("the partition of " + aggregate.name() + " " + id
+                    + " holds items left without their root (" + String.join(", ", sks) + (page.lastKey() == null ? "" : ", …")
+                    + "); a create never adopts them, a DELETE of " + aggregate.name() + " " + id + " removes them"));
+        }).replaceWithVoid();
+    }
+
+    /**
+     * Removes everything stored in a partition that does not form the aggregate (its root gone, or members that do
+     * not fit). Every transaction of deletes carries a guard on the root as it was read (still absent, or still at
+     * its version), so a concurrent create or write is never cut into; the root, if any, goes last. False when the
+     * partition is empty.
+     */
+    public Uni<Boolean> purge(Aggregate aggregate, String id) {
+        PrimaryKey rootKey = aggregate.rootKey(id);
+        return store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
+            if (items.isEmpty()) {
+                return Uni.createFrom().item(false);
+            }
+            var root = items.stream().filter(i -> rootKey.sk().equals(i.get(TableSpec.SK).s())).findFirst().orElse(null);
+            WriteAction guard = root == null
+                    ? WriteAction.check(aggregate.name(), rootKey, WriteAction.Expectation.ABSENT)
+                    : WriteAction.check(aggregate.name(), rootKey,
+                    WriteAction.Expectation.present(dev.cairn.core.entity.EntitySpec.versionOf(root)));
+            List<WriteAction> deletes = items.stream().filter(i -> i != root)
+                    .map(i -> new WriteAction(WriteAction.Kind.DELETE, PrimaryKey.from(i), null, null,
+                            WriteAction.Expectation.NONE, null, aggregate.name())).toList();
+            LOG.infof("removing %d item(s) of %s %s that do not form a %s", items.size(), aggregate.name(), id, aggregate.name());
+            Uni<Void> all = deletes.isEmpty() ? Uni.createFrom().voidItem()
+                    : Uni.join().all(chunks(deletes).stream().map(chunk -> {
+                        var actions = new ArrayList<>(chunk);
+                        actions.add(guard);
+                        return store.transact(TransactionPlan.of(actions));
+                    }).toList()).andFailFast().replaceWithVoid();
+            return all.chain(() -> root == null ? Uni.createFrom().voidItem()
+                            : store.transact(TransactionPlan.of(List.of(new WriteAction(WriteAction.Kind.DELETE, rootKey,
+                            null, null, guard.expectation(), null, aggregate.name())))))
+                    .replaceWith(true);
+        });
     }
 
     /** Runs a repair or clean-up detached from the request, at most one per partition at a time in this process. */

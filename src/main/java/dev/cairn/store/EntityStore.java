@@ -154,9 +154,10 @@ public class EntityStore {
     public Uni<Page<Map<String, AttributeValue>>> page(QuerySpec query, String cursor, QuerySpec continuation) {
         return deferred(() -> {
             Map<String, AttributeValue> start = cursors.decode(query.binding(), cursor);
-            return gateway.query(query.toRequest(settings.table(), start))
-                    .map(r -> new Page<>(r.items(),
-                            hasMore(r) ? cursors.encode(continuation.binding(), r.lastEvaluatedKey()) : null));
+            return gateway.query(query.lookingAhead().toRequest(settings.table(), start)).map(r -> {
+                QuerySpec.PageOf page = query.cut(r.items(), hasMore(r) ? r.lastEvaluatedKey() : null);
+                return new Page<>(page.items(), page.next() == null ? null : cursors.encode(continuation.binding(), page.next()));
+            });
         });
     }
 
@@ -207,7 +208,7 @@ public class EntityStore {
             }
             int shard = i;
             QuerySpec query = replacing.getOrDefault(shard, listing.shards().get(shard));
-            reads.add(gateway.query(query.toRequest(settings.table(), position.startKey()))
+            reads.add(gateway.query(query.lookingAhead().toRequest(settings.table(), position.startKey()))
                     .map(r -> new FanOut.ShardPage(shard, r.items(), hasMore(r) ? r.lastEvaluatedKey() : null)));
         }
         if (reads.isEmpty()) {

@@ -57,8 +57,8 @@ public class JobStore {
 
     /** Jobs of one shard whose lease expired (their owner died or gave up), oldest due first. */
     public Uni<List<Job>> claimable(int shard, int limit) {
-        return store.queryAll(table.claimable(shard, store.now(), limit))
-                .map(items -> items.stream().filter(JobTable::isJob).map(JobTable::fromItem)
+        return store.rawPage(table.claimable(shard, store.now(), limit), null)
+                .map(page -> page.items().stream().filter(JobTable::isJob).map(JobTable::fromItem)
                         .filter(job -> job.state().runnable()).toList());
     }
 

@@ -107,6 +107,11 @@ public final class Aggregate {
         return QuerySpec.table(partitionOf(id)).consistent().project(viewAttributes.toArray(String[]::new)).build();
     }
 
+    /** Whether anything is stored in an id's partition: at most a few sort keys, to name what is there. */
+    public QuerySpec occupantsQuery(String id) {
+        return QuerySpec.table(partitionOf(id)).consistent().limit(3).project(TableSpec.SK).build();
+    }
+
     /** The whole partition, every attribute: the read before a write, which diffs and may undo whole items. */
     public QuerySpec itemsQuery(String id) {
         return QuerySpec.table(partitionOf(id)).consistent().build();
@@ -585,7 +590,7 @@ public final class Aggregate {
 
     private CairnException broken(String reason) {
         return new CairnException(new CairnError.AggregateAssemblyError(
-                "the stored " + name + " cannot be assembled: " + reason, name, reason));
+                "the stored " + name + " cannot be assembled: " + reason + "; a DELETE removes what is stored", name, reason));
     }
 
     // --- diff ---------------------------------------------------------------------------------------------

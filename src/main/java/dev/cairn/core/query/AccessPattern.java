@@ -15,8 +15,9 @@ import java.util.TreeMap;
  */
 public record AccessPattern(String name, String route, String operation, Map<String, Object> request) {
 
+    /** A listed Query, as the store sends it: a paged one asks for one item more than its page ({@link QuerySpec#lookingAhead}). */
     public static AccessPattern query(String name, String route, String table, QuerySpec query) {
-        return new AccessPattern(name, route, "Query", explain(query.toRequest(table, null)));
+        return new AccessPattern(name, route, "Query", explain(query.lookingAhead().toRequest(table, null)));
     }
 
     public static AccessPattern getItem(String name, String route, String table, PrimaryKey key) {

@@ -114,7 +114,10 @@ public final class FanOut {
         return positions;
     }
 
-    /** One shard's answer: its items in its own sort order, and DynamoDB's LastEvaluatedKey (null at the end). */
+    /**
+     * One shard's answer: its items in its own sort order, and DynamoDB's LastEvaluatedKey (null at the end). Read
+     * with {@link QuerySpec#lookingAhead}, so a shard that returned all it has is known to be done.
+     */
     public record ShardPage(int shard, List<Map<String, AttributeValue>> items, Map<String, AttributeValue> lastEvaluatedKey) {
         public ShardPage {
             items = List.copyOf(items);
@@ -187,16 +190,8 @@ public final class FanOut {
         return out;
     }
 
-    /** The ExclusiveStartKey of an item on this index: the table key, plus the index key on a GSI. */
     static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item, Index index) {
-        var key = new LinkedHashMap<String, AttributeValue>();
-        key.put(TableSpec.PK, item.get(TableSpec.PK));
-        key.put(TableSpec.SK, item.get(TableSpec.SK));
-        if (index != Index.TABLE) {
-            key.put(index.pkName(), item.get(index.pkName()));
-            key.put(index.skName(), item.get(index.skName()));
-        }
-        return key;
+        return QuerySpec.startKeyOf(item, index);
     }
 
     private static String sortOf(Map<String, AttributeValue> item, String sortKey) {

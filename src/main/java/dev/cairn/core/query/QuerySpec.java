@@ -38,6 +38,44 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         return new QuerySpec(index, partition, sort, descending, newLimit, consistent, filter, projection);
     }
 
+    /**
+     * The same query asking for one item more than a page holds, so that a page that ends exactly at the last item
+     * is known to be the last one (no cursor to an empty page). Unchanged without a limit, or when a projection may
+     * leave out the keys a cursor is made of.
+     */
+    public QuerySpec lookingAhead() {
+        return limit == null || !projection.isEmpty() ? this : withLimit(limit + 1);
+    }
+
+    /** One page of this query's answer: at most {@code limit} items, and where the next page starts (null at the end). */
+    public record PageOf(List<Map<String, AttributeValue>> items, Map<String, AttributeValue> next) {
+    }
+
+    /**
+     * Cuts what {@link #lookingAhead} returned to a page: with an item beyond the limit, the page ends at the limit
+     * and the next one starts after its last item; otherwise DynamoDB's own LastEvaluatedKey (set only when it
+     * stopped at 1 MB, or a filter left items out) says whether there is more.
+     */
+    public PageOf cut(List<Map<String, AttributeValue>> items, Map<String, AttributeValue> lastEvaluatedKey) {
+        if (limit == null || items.size() <= limit) {
+            return new PageOf(items, lastEvaluatedKey == null || lastEvaluatedKey.isEmpty() ? null : lastEvaluatedKey);
+        }
+        List<Map<String, AttributeValue>> kept = items.subList(0, limit);
+        return new PageOf(kept, startKeyOf(kept.get(limit - 1), index));
+    }
+
+    /** The ExclusiveStartKey that continues after an item on this index: the table key, plus the index key on a GSI. */
+    public static Map<String, AttributeValue> startKeyOf(Map<String, AttributeValue> item, Index index) {
+        var key = new java.util.LinkedHashMap<String, AttributeValue>();
+        key.put(dev.cairn.core.TableSpec.PK, item.get(dev.cairn.core.TableSpec.PK));
+        key.put(dev.cairn.core.TableSpec.SK, item.get(dev.cairn.core.TableSpec.SK));
+        if (index != Index.TABLE) {
+            key.put(index.pkName(), item.get(index.pkName()));
+            key.put(index.skName(), item.get(index.skName()));
+        }
+        return key;
+    }
+
     public QueryRequest toRequest(String table, Map<String, AttributeValue> exclusiveStartKey) {
         var p = new Placeholders();
         String keyCondition = p.name(index.pkName()) + " = " + p.value(AttributeValue.fromS(partition))
