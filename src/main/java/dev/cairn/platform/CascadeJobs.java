@@ -18,7 +18,9 @@ import dev.cairn.store.JobStore;
 import dev.cairn.store.StoreMetrics;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
@@ -48,6 +50,8 @@ public class CascadeJobs {
     private final StoreMetrics metrics;
     /** Jobs this process is running now: a job is never run twice at once here. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    /** Set on a graceful stop: each running job hands its lease back after the page it is writing. */
+    private volatile boolean stopping;
 
     public CascadeJobs(EntityStore store, JobStore jobs, CascadeStore cascades, Catalog catalog, CairnConfig config,
                        StoreMetrics metrics) {
@@ -62,6 +66,21 @@ public class CascadeJobs {
     public int runningHere() {
         return running.size();
     }
+
+    /**
+     * A graceful stop (SIGTERM, a rollout): every running job checkpoints after its current page with a lease that
+     * ends now, so another replica's worker takes it over at its next poll instead of after the lease. Waits a
+     * bounded time for the hand-over; a job still inside a long page keeps its lease, which then simply expires.
+     */
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        stopping = true;
+        long deadline = System.nanoTime() + HAND_OVER_WAIT.toNanos();
+        while (!running.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    static final java.time.Duration HAND_OVER_WAIT = java.time.Duration.ofSeconds(5);
 
     /**
      * Commits the source write and a new cascade job (owned by this process) in ONE transaction; a refused source
@@ -130,7 +149,8 @@ public class CascadeJobs {
             Progress at = job.progress();
             // Between checkpoints the lease is kept alive, so a slow page never looks like a dead owner.
             var heartbeat = Multi.createFrom().ticks().every(config.jobs().lease().dividedBy(3))
-                    .onItem().transformToUniAndConcatenate(tick -> jobs.heartbeat(job).onFailure().recoverWithItem(true))
+                    .onItem().transformToUniAndConcatenate(tick -> stopping ? Uni.createFrom().item(true)
+                            : jobs.heartbeat(job).onFailure().recoverWithItem(true))
                     .subscribe().with(ours -> { }, failure -> { });
             return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()),
                     Uni.createFrom().item(true)).eventually(heartbeat::cancel);
@@ -173,6 +193,11 @@ public class CascadeJobs {
                         var outcome = all.getItem1();
                         Progress after = progress.page(page.nextStep(), page.nextPosition(), outcome.matched(),
                                 outcome.updated(), outcome.skipped(), outcome.failures());
+                        if (stopping) {
+                            return jobs.handOver(job, after).invoke(ours -> LOG.infof(
+                                    "cascade job %s handed over after %d page(s): this replica is stopping", job.id(),
+                                    after.pages())).replaceWith((Job) null);
+                        }
                         Uni<Boolean> checkpoint = jobs.checkpoint(job, after).memoize().indefinitely();
                         checkpoint.subscribe().with(ours -> { }, failure -> { });
                         return pages(job, source, spec, queries, after, Uni.createFrom().item(all.getItem2()), checkpoint);

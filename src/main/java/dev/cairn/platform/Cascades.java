@@ -87,7 +87,7 @@ public class Cascades {
                                 committed.set(null);
                                 var next = new Stored<>(patched, current.key(), current.version() + 1,
                                         current.createdAt(), store.now());
-                                return jobs.commit(sourceWrite(target, current, patched), source(target, next))
+                                return jobs.commit(sourceWrite(target, current, patched, store.now()), source(target, next))
                                         .invoke(committed::set).replaceWith(next);
                             })
                     .chain(stored -> {
@@ -105,7 +105,8 @@ public class Cascades {
             Http.requireVersion(what, ifMatch, current.version());
             T patched = patcher.apply(current.value(), target.type(), body, Set.of("id"));
             var next = new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), store.now());
-            return cascades.transactional(sourceWrite(target, current, patched), target.cascade().copies().apply(target.id()),
+            return cascades.transactional(sourceWrite(target, current, patched, store.now()),
+                            target.cascade().copies().apply(target.id()),
                             source(target, next), target.cascade().planner())
                     .map(report -> {
                         var out = new LinkedHashMap<String, Object>(report.toMap());
@@ -135,8 +136,8 @@ public class Cascades {
         });
     }
 
-    private static <T> WriteAction sourceWrite(Target<T> target, Stored<T> current, T patched) {
-        return WriteAction.put(target.spec(), patched, Expectation.present(current.version()), java.time.Instant.now());
+    private static <T> WriteAction sourceWrite(Target<T> target, Stored<T> current, T patched, java.time.Instant now) {
+        return WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now);
     }
 
     private static <T> CascadeSource source(Target<T> target, Stored<T> stored) {

@@ -2,10 +2,8 @@ package dev.cairn.platform;
 
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.job.Job;
-import dev.cairn.core.job.JobTable;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.JobStore;
-import dev.cairn.store.Leases;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -122,16 +120,12 @@ public class JobWorker {
                 }
                 // Undone, or nothing left in flight: the intent is over (the undo removes it itself).
                 yield aggregates.recover(aggregate, target.getValue()).chain(settled -> settled
-                        ? jobsDelete(job) : Uni.createFrom().voidItem());
+                        ? jobs.delete(job).replaceWithVoid() : Uni.createFrom().voidItem());
             }
             default -> {
                 LOG.errorf("job %s has an unknown kind %s", job.id(), job.kind());
                 yield Uni.createFrom().voidItem();
             }
         };
-    }
-
-    private Uni<Void> jobsDelete(Job job) {
-        return jobs.delete(job).replaceWithVoid();
     }
 }

@@ -75,6 +75,12 @@ public class JobStore {
         return leases.attempt(table.checkpoint(job, progress, settings.owner(), now, now.plus(settings.jobLease())));
     }
 
+    /** Records progress and gives the job up: its lease ends now, so any replica's worker takes it at once. */
+    public Uni<Boolean> handOver(Job job, Progress progress) {
+        Instant now = store.now();
+        return leases.attempt(table.checkpoint(job, progress, settings.owner(), now, now));
+    }
+
     /** Extends our lease without recording progress; false once the job is no longer ours. */
     public Uni<Boolean> heartbeat(Job job) {
         Instant now = store.now();

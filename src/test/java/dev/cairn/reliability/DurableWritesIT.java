@@ -87,7 +87,7 @@ class DurableWritesIT {
 
     // --- the app as a process ---------------------------------------------------------------------------------
 
-    App startApp() throws Exception {
+    App startApp(String... extra) throws Exception {
         int port;
         try (var socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -95,7 +95,7 @@ class DurableWritesIT {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         File log = File.createTempFile("cairn-durable", ".log");
         log.deleteOnExit();
-        var process = new ProcessBuilder(List.of(java, "-Xmx256m",
+        var command = new ArrayList<>(List.of(java, "-Xmx256m",
                 "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
                 "-Dquarkus.log.console.json.enabled=false",
                 "-Dcairn.auth.enabled=false", "-Dcairn.cursor.secret=durable-writes-test", "-Dcairn.table.create=true",
@@ -107,9 +107,10 @@ class DurableWritesIT {
                 "-Dquarkus.dynamodb.api-call-timeout=20S", "-Dquarkus.dynamodb.api-call-attempt-timeout=10S",
                 "-Dcairn.jobs.poll=300ms", "-Dcairn.jobs.lease=" + LEASE.toSeconds() + "s",
                 "-Dcairn.jobs.aggregate-lease=" + LEASE.toSeconds() + "s", "-Dcairn.jobs.answer-within=1s",
-                "-Dcairn.cascade.concurrency=4",
-                "-jar", JAR.toString()))
-                .redirectErrorStream(true).redirectOutput(log).start();
+                "-Dcairn.cascade.concurrency=4"));
+        command.addAll(List.of(extra));
+        command.addAll(List.of("-jar", JAR.toString()));
+        var process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
         var app = new App(process, "http://127.0.0.1:" + port, log);
         apps.add(app);
         waitFor("the app serves", Duration.ofSeconds(60), () -> {
@@ -273,12 +274,16 @@ class DurableWritesIT {
         kill(first);
         long renamed = copiesNamed(player, "New");
         assertThat(renamed).as("killed mid-cascade: some copies written, some not").isBetween(1L, (long) copies - 1);
+        System.out.printf("cascade killed with %d of %d copies written%n", renamed, copies);
+        long restarted = System.nanoTime();
         assertThat(item("PLAYER#" + player, "PLAYER").get("firstName").s()).as("the source is updated").isEqualTo("New");
 
         proxy.clear();
         App second = startApp();
         // No PATCH is repeated: the second process's worker finds the job once its lease expires and resumes it.
         waitFor("every copy converges", Duration.ofSeconds(60), () -> copiesNamed(player, "New") == copies);
+        System.out.printf("every copy converged %d ms after the second process was started (lease %d s)%n",
+                (System.nanoTime() - restarted) / 1_000_000, LEASE.toSeconds());
         waitFor("the job reads done", Duration.ofSeconds(30), () -> {
             try {
                 return "done".equals(get(second, job).body().get("state"));
@@ -290,6 +295,49 @@ class DurableWritesIT {
         assertThat(done.body()).containsEntry("failed", 0).containsEntry("state", "done");
         assertThat(refIndex("PLAYER#" + player)).allSatisfy(copy ->
                 assertThat(copy.get("_refv").m().get("player").m().get("v").n()).isEqualTo("2"));
+        assertThat(read(second.log())).contains("took over cascade job");
+    }
+
+    @Test
+    void aReplicaStoppedGracefullyHandsItsCascadeOverAtOnceInsteadOfAfterItsLease() throws Exception {
+        // A long lease: were the job not handed over, the other replica would wait 60 s for it.
+        String[] longLease = {"-Dcairn.jobs.lease=60s", "-Dquarkus.shutdown.delay-enabled=false"};
+        App first = startApp(longLease);
+        App second = startApp(longLease);
+        String team = "t-" + k;
+        String player = "p-" + k;
+        team(first, team, "England");
+        player(first, player);
+        int copies = 1000;
+        selections(first, team, player, copies);
+        proxy.inject(FaultProxy.Fault.DELAY, 15);
+        Answer patch = send(first, "PATCH", "/players/" + player, "application/merge-patch+json", "{\"firstName\":\"New\"}");
+        assertThat(patch.status()).as(patch.raw().body()).isEqualTo(202);
+        String job = URI.create(patch.header("Location")).getPath();
+        waitFor("the job has checkpointed a page", Duration.ofSeconds(60), () -> {
+            try {
+                return ((Number) get(first, job).body().get("pages")).intValue() >= 1;
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        long stopped = System.nanoTime();
+        first.process().destroy(); // SIGTERM: a rollout, a scale-down
+        assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(copiesNamed(player, "New")).as("stopped mid-cascade").isLessThan(copies);
+        assertThat(read(first.log())).contains("handed over");
+        proxy.clear();
+        waitFor("every copy converges long before the lease would have expired", Duration.ofSeconds(30),
+                () -> copiesNamed(player, "New") == copies);
+        System.out.printf("handed over: every copy converged %d ms after SIGTERM (lease 60 s)%n",
+                (System.nanoTime() - stopped) / 1_000_000);
+        waitFor("the job reads done", Duration.ofSeconds(10), () -> {
+            try {
+                return "done".equals(get(second, job).body().get("state"));
+            } catch (Exception e) {
+                return false;
+            }
+        });
         assertThat(read(second.log())).contains("took over cascade job");
     }
 

@@ -6,8 +6,6 @@ import dev.cairn.core.TableSpec;
 import dev.cairn.core.aggregate.Aggregate.GroupChange;
 import dev.cairn.core.aggregate.Aggregate.Items;
 import dev.cairn.core.aggregate.Aggregate.Member;
-import dev.cairn.core.expr.Condition;
-import dev.cairn.core.expr.Update;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
@@ -17,9 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Write plans of an aggregate, decided before anything is sent.
