@@ -296,6 +296,7 @@ class DurableWritesIT {
         assertThat(refIndex("PLAYER#" + player)).allSatisfy(copy ->
                 assertThat(copy.get("_refv").m().get("player").m().get("v").n()).isEqualTo("2"));
         assertThat(read(second.log())).contains("took over cascade job");
+        read(second.log()).lines().filter(l -> l.contains("job")).forEach(System.out::println);
     }
 
     @Test
