@@ -35,7 +35,10 @@ public class TableProvisioner {
     void onStart(@Observes @Priority(10) StartupEvent event) {
         String table = config.table().name();
         if (config.table().create()) {
-            ensureTable(table).await().atMost(Duration.ofSeconds(60));
+            // A cold JVM on a busy machine can miss the 3 s call timeout once: retried within the start budget.
+            ensureTable(table).onFailure(TableProvisioner::isTransient).retry()
+                    .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2)).expireIn(Duration.ofSeconds(50).toMillis())
+                    .await().atMost(Duration.ofSeconds(60));
         } else {
             describe(table).onFailure().invoke(e -> LOG.warnf("DynamoDB table %s not reachable at startup: %s",
                     table, e.getMessage())).onFailure().recoverWithNull().await().atMost(Duration.ofSeconds(10));
@@ -66,6 +69,10 @@ public class TableProvisioner {
     private Uni<TableStatus> describe(String table) {
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
                 .map(r -> r.table().tableStatus());
+    }
+
+    private static boolean isTransient(Throwable failure) {
+        return failure instanceof CairnException ce && ce.error() instanceof dev.cairn.core.CairnError.ServiceUnavailable;
     }
 
     private static boolean isMissing(Throwable failure) {

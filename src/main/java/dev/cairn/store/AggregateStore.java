@@ -15,6 +15,7 @@ import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.lease.Lease;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
@@ -30,6 +31,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -85,7 +87,7 @@ public class AggregateStore {
      */
     public Uni<Snapshot> read(Aggregate aggregate, String id) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAll(aggregate.viewQuery(id)).map(items -> {
+        return consistentCut(aggregate.viewQuery(id), rootKey, 1).map(items -> {
             if (items.isEmpty()) {
                 return null;
             }
@@ -114,7 +116,7 @@ public class AggregateStore {
 
     private Uni<Snapshot> readForWrite(Aggregate aggregate, String id, int attempt) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
+        return consistentCut(aggregate.itemsQuery(id), rootKey, 1).chain(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().nullItem();
             }
@@ -134,6 +136,48 @@ public class AggregateStore {
             metrics.aggregateRead(aggregate.name(), committed.items().size());
             return Uni.createFrom().item(new Snapshot(committed.items(), aggregate.assemble(committed.items())));
         });
+    }
+
+    static final int CUT_ATTEMPTS = 5;
+
+    /**
+     * The partition's items as of ONE instant. One page (the common case) is one Query and needs nothing more. Past
+     * 1 MB the pages are read at different instants, so the root is read again at the end (1 GetItem): every write
+     * moves the root (a new version, the marks of a write in flight, the trace of an undo), so a root that is the
+     * same as in the pages proves that no write began or ended in between; otherwise the whole read is repeated.
+     */
+    private Uni<List<Map<String, AttributeValue>>> consistentCut(QuerySpec query, PrimaryKey rootKey, int attempt) {
+        return store.queryAllPages(query).chain(all -> {
+            if (all.pages() == 1) {
+                return Uni.createFrom().item(all.items());
+            }
+            Map<String, AttributeValue> seen = all.items().stream()
+                    .filter(i -> rootKey.sk().equals(i.get(TableSpec.SK).s())).findFirst().orElse(null);
+            return store.getItem(rootKey, true).chain(now -> {
+                if (Objects.equals(seen, projected(now, query))) {
+                    return Uni.createFrom().item(all.items());
+                }
+                if (attempt >= CUT_ATTEMPTS) {
+                    return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
+                            rootKey + " changed during every one of " + attempt + " reads; retry shortly", 1)));
+                }
+                return consistentCut(query, rootKey, attempt + 1);
+            });
+        });
+    }
+
+    /** An item as a projected Query returns it: only the projected attributes. */
+    private static Map<String, AttributeValue> projected(Map<String, AttributeValue> item, QuerySpec query) {
+        if (item == null || query.projection().isEmpty()) {
+            return item;
+        }
+        var out = new HashMap<String, AttributeValue>();
+        query.projection().forEach(name -> {
+            if (item.containsKey(name)) {
+                out.put(name, item.get(name));
+            }
+        });
+        return out;
     }
 
     /**

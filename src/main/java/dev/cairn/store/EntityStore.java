@@ -229,18 +229,27 @@ public class EntityStore {
      * chained only while DynamoDB says there is more, so the common one-page read is a single Uni.
      */
     public Uni<List<Map<String, AttributeValue>>> queryAll(QuerySpec query) {
-        return deferred(() -> nextPages(query, null, null));
+        return queryAllPages(query).map(AllPages::items);
     }
 
-    private Uni<List<Map<String, AttributeValue>>> nextPages(QuerySpec query, Map<String, AttributeValue> start,
-                                                           List<Map<String, AttributeValue>> sofar) {
+    /** Every item the query selects, and how many pages (Queries) that took. */
+    public record AllPages(List<Map<String, AttributeValue>> items, int pages) {
+    }
+
+    public Uni<AllPages> queryAllPages(QuerySpec query) {
+        return deferred(() -> nextPages(query, null, null, 1));
+    }
+
+    private Uni<AllPages> nextPages(QuerySpec query, Map<String, AttributeValue> start,
+                                    List<Map<String, AttributeValue>> sofar, int page) {
         return gateway.query(query.toRequest(settings.table(), start)).chain(r -> {
             if (sofar == null && !hasMore(r)) {
-                return Uni.createFrom().item(r.items());
+                return Uni.createFrom().item(new AllPages(r.items(), 1));
             }
             List<Map<String, AttributeValue>> items = sofar == null ? new ArrayList<>() : sofar;
             items.addAll(r.items());
-            return hasMore(r) ? nextPages(query, r.lastEvaluatedKey(), items) : Uni.createFrom().item(items);
+            return hasMore(r) ? nextPages(query, r.lastEvaluatedKey(), items, page + 1)
+                    : Uni.createFrom().item(new AllPages(items, page));
         });
     }
 

@@ -112,13 +112,18 @@ class AggregateFaultIT {
     }
 
     static Map<String, Object> shelf(String id, String generation) {
+        return shelf(id, generation, "");
+    }
+
+    /** {@code padding} goes into every title: with 8 KB each, the shelf takes more than one 1 MB Query page. */
+    static Map<String, Object> shelf(String id, String generation, String padding) {
         var view = new LinkedHashMap<String, Object>();
         view.put("id", id);
         view.put("name", "shelf " + generation);
         for (var side : List.of("left", "right")) {
             var books = new ArrayList<Map<String, Object>>();
             for (int i = 0; i < BOOKS_PER_SIDE; i++) {
-                books.add(Map.of("isbn", side + "-" + i, "title", generation + " " + side + " " + i));
+                books.add(Map.of("isbn", side + "-" + i, "title", generation + " " + side + " " + i + padding));
             }
             view.put(side, Map.of("label", side, "books", books));
         }
@@ -234,5 +239,30 @@ class AggregateFaultIT {
         proxy.clear();
         // The finish committed (its answer was lost), so the new generation stands, whole; never a mixture.
         assertThat(settledGeneration(id)).isIn("v1", "v2");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aReadOverSeveralPagesNeverMixesTwoWrites() throws Exception {
+        String id = "shelf-" + UUID.randomUUID();
+        String padding = " " + "x".repeat(8 * 1024);
+        create(shelf(id, "v1", padding)).await().atMost(Duration.ofSeconds(30));
+        assertThat(store.queryAllPages(SHELF.viewQuery(id)).await().atMost(Duration.ofSeconds(10)).pages())
+                .as("the shelf is read in several pages").isGreaterThan(1);
+        var writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            for (int v = 2; v <= 6; v++) {
+                update(id, shelf(id, "v" + v, padding)).await().atMost(Duration.ofSeconds(30));
+            }
+        });
+        int reads = 0;
+        var seen = new java.util.TreeSet<String>();
+        while (!writer.isDone()) {
+            seen.add(generationVisible(id)); // fails on a mixture of two generations
+            reads++;
+        }
+        writer.join();
+        assertThat(generationVisible(id)).isEqualTo("v6");
+        assertThat(reads).as("reads ran during the writes").isGreaterThan(3);
+        System.out.printf("%d multi-page reads during 5 multi-transaction updates saw generations %s, never a mixture%n",
+                reads, seen);
     }
 }

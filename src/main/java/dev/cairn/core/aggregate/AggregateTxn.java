@@ -42,6 +42,8 @@ public final class AggregateTxn {
 
     public static final String TXN = "_txn";
     public static final String OP = "_txnOp";
+    /** Left on a root by an undo: a root that looks the same before and after a read saw no write begin meanwhile. */
+    public static final String LAST_UNDONE = "_lastUndone";
     static final String UNDO = "_undo";
     static final String UNDO_TYPE = "AggregateUndo";
     static final String UNDO_PREFIX = "~UNDO#";
@@ -61,7 +63,7 @@ public final class AggregateTxn {
 
     /** The attributes the root carries while a write is in flight (read by {@link #committed}). */
     public static List<String> rootAttributes() {
-        return List.of(TXN, OP, Lease.OWNER, Lease.UNTIL, UNDO);
+        return List.of(TXN, OP, Lease.OWNER, Lease.UNTIL, UNDO, LAST_UNDONE);
     }
 
     public static Op opOf(Plan plan) {
@@ -313,8 +315,8 @@ public final class AggregateTxn {
         if (inFlight.op() == Op.CREATE) {
             return new WriteAction(Kind.DELETE, rootKey, null, null, Expectation.NONE, Lease.ownedBy(owner), label);
         }
-        return new WriteAction(Kind.UPDATE, rootKey, null, clearMarks(Update.create()), Expectation.NONE,
-                Lease.ownedBy(owner), label);
+        var update = clearMarks(Update.create()).set(LAST_UNDONE, AttributeValue.fromS(inFlight.txn()));
+        return new WriteAction(Kind.UPDATE, rootKey, null, update, Expectation.NONE, Lease.ownedBy(owner), label);
     }
 
     /** Takes over the lease of the write {@code txn} once it expired (or re-takes our own). */
