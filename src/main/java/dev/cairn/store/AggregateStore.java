@@ -138,7 +138,7 @@ public class AggregateStore {
         });
     }
 
-    static final int CUT_ATTEMPTS = 5;
+    static final int CUT_ATTEMPTS = 20;
 
     /**
      * The partition's items as of ONE instant. One page (the common case) is one Query and needs nothing more. Past
@@ -161,7 +161,9 @@ public class AggregateStore {
                     return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
                             rootKey + " changed during every one of " + attempt + " reads; retry shortly", 1)));
                 }
-                return consistentCut(query, rootKey, attempt + 1);
+                // A short, jittered pause: the next read starts between two writes rather than in step with them.
+                long pause = java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 20L * attempt + 30);
+                return gateway.pause(Duration.ofMillis(pause)).chain(() -> consistentCut(query, rootKey, attempt + 1));
             });
         });
     }

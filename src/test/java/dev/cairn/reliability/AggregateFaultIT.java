@@ -251,6 +251,11 @@ class AggregateFaultIT {
         var writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
             for (int v = 2; v <= 6; v++) {
                 update(id, shelf(id, "v" + v, padding)).await().atMost(Duration.ofSeconds(30));
+                try {
+                    Thread.sleep(300); // writes at a brisk but not back-to-back cadence
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         });
         int reads = 0;

@@ -190,6 +190,19 @@ class DurableWritesIT {
         }
     }
 
+    /** One field of a cascade job as the app shows it, or null while the app cannot answer. */
+    Object jobField(App app, String job, String field) {
+        try {
+            return get(app, job).body().get(field);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    boolean pagesAtLeast(App app, String job, int pages) {
+        return jobField(app, job, "pages") instanceof Number n && n.intValue() >= pages;
+    }
+
     // --- the table, read directly (not through the proxy or the app) ----------------------------------------------
 
     List<Map<String, AttributeValue>> partition(String pk) {
@@ -264,13 +277,7 @@ class DurableWritesIT {
         assertThat(patch.status()).as(patch.raw().body()).isEqualTo(202);
         String job = URI.create(patch.header("Location")).getPath();
         assertThat(job).startsWith("/cascades/");
-        waitFor("the job has checkpointed two pages", Duration.ofSeconds(60), () -> {
-            try {
-                return ((Number) get(first, job).body().get("pages")).intValue() >= 2;
-            } catch (Exception e) {
-                return false;
-            }
-        });
+        waitFor("the job has checkpointed two pages", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 2));
         kill(first);
         long renamed = copiesNamed(player, "New");
         assertThat(renamed).as("killed mid-cascade: some copies written, some not").isBetween(1L, (long) copies - 1);
@@ -284,13 +291,7 @@ class DurableWritesIT {
         waitFor("every copy converges", Duration.ofSeconds(60), () -> copiesNamed(player, "New") == copies);
         System.out.printf("every copy converged %d ms after the second process was started (lease %d s)%n",
                 (System.nanoTime() - restarted) / 1_000_000, LEASE.toSeconds());
-        waitFor("the job reads done", Duration.ofSeconds(30), () -> {
-            try {
-                return "done".equals(get(second, job).body().get("state"));
-            } catch (Exception e) {
-                return false;
-            }
-        });
+        waitFor("the job reads done", Duration.ofSeconds(30), () -> "done".equals(jobField(second, job, "state")));
         Answer done = get(second, job);
         assertThat(done.body()).containsEntry("failed", 0).containsEntry("state", "done");
         assertThat(refIndex("PLAYER#" + player)).allSatisfy(copy ->
@@ -315,13 +316,7 @@ class DurableWritesIT {
         Answer patch = send(first, "PATCH", "/players/" + player, "application/merge-patch+json", "{\"firstName\":\"New\"}");
         assertThat(patch.status()).as(patch.raw().body()).isEqualTo(202);
         String job = URI.create(patch.header("Location")).getPath();
-        waitFor("the job has checkpointed a page", Duration.ofSeconds(60), () -> {
-            try {
-                return ((Number) get(first, job).body().get("pages")).intValue() >= 1;
-            } catch (Exception e) {
-                return false;
-            }
-        });
+        waitFor("the job has checkpointed a page", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 1));
         long stopped = System.nanoTime();
         first.process().destroy(); // SIGTERM: a rollout, a scale-down
         assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -332,13 +327,7 @@ class DurableWritesIT {
                 () -> copiesNamed(player, "New") == copies);
         System.out.printf("handed over: every copy converged %d ms after SIGTERM (lease 60 s)%n",
                 (System.nanoTime() - stopped) / 1_000_000);
-        waitFor("the job reads done", Duration.ofSeconds(10), () -> {
-            try {
-                return "done".equals(get(second, job).body().get("state"));
-            } catch (Exception e) {
-                return false;
-            }
-        });
+        waitFor("the job reads done", Duration.ofSeconds(10), () -> "done".equals(jobField(second, job, "state")));
         assertThat(read(second.log())).contains("took over cascade job");
     }
 
@@ -379,13 +368,7 @@ class DurableWritesIT {
             waitFor("the copies of " + id + " converge", Duration.ofSeconds(60), () -> copiesNamed(id, "New") == each);
         }
         for (String job : jobIds) {
-            waitFor("job " + job + " is done", Duration.ofSeconds(30), () -> {
-                try {
-                    return "done".equals(get(b, "/cascades/" + job).body().get("state"));
-                } catch (Exception e) {
-                    return false;
-                }
-            });
+            waitFor("job " + job + " is done", Duration.ofSeconds(30), () -> "done".equals(jobField(b, "/cascades/" + job, "state")));
             assertThat(get(b, "/cascades/" + job).body()).containsEntry("failed", 0);
         }
         Answer running = get(b, "/cascades?state=running&limit=100");
