@@ -261,22 +261,30 @@ class DurableWritesIT {
 
     // --- cascades -------------------------------------------------------------------------------------------------
 
-    @Test
-    void aCascadeKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
-        App first = startApp();
+    /**
+     * A player embedded in {@code copies} squad selections is renamed while DynamoDB is slowed down, so its cascade
+     * takes seconds: answers the job's path from the 202.
+     */
+    String slowCascade(App app, String player, int copies) throws Exception {
         String team = "t-" + k;
-        String player = "p-" + k;
-        team(first, team, "Australia");
-        player(first, player);
-        int copies = 1500;
-        selections(first, team, player, copies);
+        team(app, team, "Australia");
+        player(app, player);
+        selections(app, team, player, copies);
         assertThat(copiesNamed(player, "Old")).isEqualTo(copies);
-
-        proxy.inject(FaultProxy.Fault.DELAY, 15); // DynamoDB slowed down: the cascade takes seconds
-        Answer patch = send(first, "PATCH", "/players/" + player, "application/merge-patch+json", "{\"firstName\":\"New\"}");
+        proxy.inject(FaultProxy.Fault.DELAY, 15);
+        Answer patch = send(app, "PATCH", "/players/" + player, "application/merge-patch+json", "{\"firstName\":\"New\"}");
         assertThat(patch.status()).as(patch.raw().body()).isEqualTo(202);
         String job = URI.create(patch.header("Location")).getPath();
         assertThat(job).startsWith("/cascades/");
+        return job;
+    }
+
+    @Test
+    void aCascadeKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
+        App first = startApp();
+        String player = "p-" + k;
+        int copies = 1500;
+        String job = slowCascade(first, player, copies);
         waitFor("the job has checkpointed two pages", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 2));
         kill(first);
         long renamed = copiesNamed(player, "New");
@@ -306,16 +314,9 @@ class DurableWritesIT {
         String[] longLease = {"-Dcairn.jobs.lease=60s", "-Dquarkus.shutdown.delay-enabled=false"};
         App first = startApp(longLease);
         App second = startApp(longLease);
-        String team = "t-" + k;
         String player = "p-" + k;
-        team(first, team, "England");
-        player(first, player);
         int copies = 1000;
-        selections(first, team, player, copies);
-        proxy.inject(FaultProxy.Fault.DELAY, 15);
-        Answer patch = send(first, "PATCH", "/players/" + player, "application/merge-patch+json", "{\"firstName\":\"New\"}");
-        assertThat(patch.status()).as(patch.raw().body()).isEqualTo(202);
-        String job = URI.create(patch.header("Location")).getPath();
+        String job = slowCascade(first, player, copies);
         waitFor("the job has checkpointed a page", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 1));
         long stopped = System.nanoTime();
         first.process().destroy(); // SIGTERM: a rollout, a scale-down
