@@ -1,5 +1,11 @@
 package dev.cairn.cricket;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.query.Page;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
@@ -29,6 +35,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** The match aggregate over REST: ids in, full objects out; the ETag is the aggregate's version. */
+@Tag(name = "Cricket")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class MatchResource {
@@ -46,6 +53,8 @@ public class MatchResource {
     @POST
     @Path("matches")
     @Consumes(MediaType.APPLICATION_JSON)
+    @APIResponse(responseCode = "201", description = "Created", content = @Content(schema = @Schema(implementation = MatchSchemas.Match.class)))
+    @Operation(operationId = "createMatch", summary = "Create a match: its venue and two team sheets, written as one aggregate (1 Query + transactions)")
     public Uni<RestResponse<Map<String, Object>>> create(@Valid @NotNull MatchInput input, @Context UriInfo uri) {
         return matches.create(input).map(created -> RestResponse.ResponseBuilder
                 .<Map<String, Object>>created(uri.getAbsolutePathBuilder().path(input.id()).build())
@@ -55,6 +64,9 @@ public class MatchResource {
     /** ONE strongly consistent Query of the match's partition. */
     @GET
     @Path("matches/{id}")
+    @APIResponse(responseCode = "200", description = "The match", content = @Content(schema = @Schema(implementation = MatchSchemas.Match.class)))
+    @APIResponse(responseCode = "409", description = "The stored match cannot be assembled: members without their root, or a broken item")
+    @Operation(operationId = "getMatch", summary = "Read a match: ONE strongly consistent Query of its partition")
     public Uni<RestResponse<Map<String, Object>>> get(@RestPath String id) {
         return matches.find(Http.id("id", id)).map(MatchResource::ok);
     }
@@ -62,6 +74,8 @@ public class MatchResource {
     @PUT
     @Path("matches/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @APIResponse(responseCode = "200", description = "The match as replaced", content = @Content(schema = @Schema(implementation = MatchSchemas.Match.class)))
+    @Operation(operationId = "replaceMatch", summary = "Replace a match (If-Match honoured): only the items that changed are written")
     public Uni<RestResponse<Map<String, Object>>> replace(@RestPath String id, @RestHeader("If-Match") String ifMatch,
                                                          @NotNull MatchInput input) {
         // The id comes from the path; the body may repeat it, not contradict it. Validated once it is filled in.
@@ -73,6 +87,9 @@ public class MatchResource {
     @PATCH
     @Path("matches/{id}")
     @Consumes({MergePatcher.JSON_PATCH, Http.MERGE_PATCH_JSON})
+    @APIResponse(responseCode = "200", description = "The match as changed", content = @Content(schema = @Schema(implementation = MatchSchemas.Match.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = MatchInput.class)))
+    @Operation(operationId = "patchMatch", summary = "Change a match with a JSON Patch or a merge patch of its input shape (ids)")
     public Uni<RestResponse<Map<String, Object>>> patch(@RestPath String id, @RestHeader("If-Match") String ifMatch,
                                                        @RestHeader("Content-Type") String contentType, String patch) {
         return matches.update(Http.id("id", id), Http.ifMatch(ifMatch),
@@ -82,6 +99,7 @@ public class MatchResource {
 
     @DELETE
     @Path("matches/{id}")
+    @Operation(operationId = "deleteMatch", summary = "Delete a match and every item of its partition")
     public Uni<RestResponse<Void>> delete(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return matches.delete(Http.id("id", id), Http.ifMatch(ifMatch)).map(done -> RestResponse.noContent());
     }
@@ -89,6 +107,8 @@ public class MatchResource {
     /** The matches a player is in: ONE Query of the player's ref partition (gsi1). */
     @GET
     @Path("players/{playerId}/matches")
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = MatchSchemas.AppearancePage.class)))
+    @Operation(operationId = "listPlayerMatches", summary = "The matches a player is in: ONE Query of the player's reference partition")
     public Uni<Page<Map<String, Object>>> matchesOf(@RestPath String playerId, @RestQuery String limit,
                                                     @RestQuery String cursor) {
         return store.page(CricketModel.matchesOfPlayer(Http.id("playerId", playerId), Http.limit(limit)), cursor)

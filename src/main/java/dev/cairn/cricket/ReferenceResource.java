@@ -1,5 +1,12 @@
 package dev.cairn.cricket;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import dev.cairn.platform.ApiSchemas;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.cascade.CascadePlanner;
@@ -38,6 +45,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /** The referenceable entities: teams, players, coaches and venues (1 call each). */
+@Tag(name = "Cricket")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -55,48 +63,56 @@ public class ReferenceResource {
 
     @POST
     @Path("teams")
+    @Operation(operationId = "createTeam", summary = "Create a team")
     public Uni<RestResponse<Team>> createTeam(@Valid @NotNull Team team, @Context UriInfo uri) {
         return create(CricketModel.TEAM, team, team.id(), uri);
     }
 
     @GET
     @Path("teams/{id}")
+    @Operation(operationId = "getTeam", summary = "Read a team")
     public Uni<RestResponse<Team>> team(@RestPath String id) {
         return find(CricketModel.TEAM, CricketModel::teamKey, id, "team");
     }
 
     @POST
     @Path("players")
+    @Operation(operationId = "createPlayer", summary = "Create a player")
     public Uni<RestResponse<Player>> createPlayer(@Valid @NotNull Player player, @Context UriInfo uri) {
         return create(CricketModel.PLAYER, player, player.id(), uri);
     }
 
     @GET
     @Path("players/{id}")
+    @Operation(operationId = "getPlayer", summary = "Read a player")
     public Uni<RestResponse<Player>> player(@RestPath String id) {
         return find(CricketModel.PLAYER, CricketModel::playerKey, id, "player");
     }
 
     @POST
     @Path("coaches")
+    @Operation(operationId = "createCoach", summary = "Create a coach")
     public Uni<RestResponse<Coach>> createCoach(@Valid @NotNull Coach coach, @Context UriInfo uri) {
         return create(CricketModel.COACH, coach, coach.id(), uri);
     }
 
     @GET
     @Path("coaches/{id}")
+    @Operation(operationId = "getCoach", summary = "Read a coach")
     public Uni<RestResponse<Coach>> coach(@RestPath String id) {
         return find(CricketModel.COACH, CricketModel::coachKey, id, "coach");
     }
 
     @POST
     @Path("venues")
+    @Operation(operationId = "createVenue", summary = "Create a venue")
     public Uni<RestResponse<Venue>> createVenue(@Valid @NotNull Venue venue, @Context UriInfo uri) {
         return create(CricketModel.VENUE, venue, venue.id(), uri);
     }
 
     @GET
     @Path("venues/{id}")
+    @Operation(operationId = "getVenue", summary = "Read a venue")
     public Uni<RestResponse<Venue>> venue(@RestPath String id) {
         return find(CricketModel.VENUE, CricketModel::venueKey, id, "venue");
     }
@@ -106,6 +122,9 @@ public class ReferenceResource {
     @PATCH
     @Path("teams/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Team.class)))
+    @Operation(operationId = "patchTeam", summary = "Change a team; its copies in matches and squads follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchTeams(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("teams", id, cascade, ifMatch, patch);
@@ -114,12 +133,15 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("teams/{id}")
+    @Operation(operationId = "deleteTeam", summary = "Delete a team no item refers to (admin)")
     public Uni<RestResponse<Void>> deleteTeams(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return delete("teams", id, ifMatch);
     }
 
     @GET
     @Path("teams/{id}/references")
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.ReferencePage.class)))
+    @Operation(operationId = "listTeamReferences", summary = "Where copies of a team live")
     public Uni<Page<Map<String, Object>>> referencesOfTeams(@RestPath String id, @RestQuery String limit,
                                                               @RestQuery String cursor) {
         return references("teams", id, limit, cursor);
@@ -128,6 +150,9 @@ public class ReferenceResource {
     @PATCH
     @Path("players/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Player.class)))
+    @Operation(operationId = "patchPlayer", summary = "Change a player; their copies in matches and squads follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchPlayers(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("players", id, cascade, ifMatch, patch);
@@ -136,12 +161,15 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("players/{id}")
+    @Operation(operationId = "deletePlayer", summary = "Delete a player no item refers to (admin)")
     public Uni<RestResponse<Void>> deletePlayers(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return delete("players", id, ifMatch);
     }
 
     @GET
     @Path("players/{id}/references")
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.ReferencePage.class)))
+    @Operation(operationId = "listPlayerReferences", summary = "Where copies of a player live")
     public Uni<Page<Map<String, Object>>> referencesOfPlayers(@RestPath String id, @RestQuery String limit,
                                                               @RestQuery String cursor) {
         return references("players", id, limit, cursor);
@@ -150,6 +178,9 @@ public class ReferenceResource {
     @PATCH
     @Path("coaches/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Coach.class)))
+    @Operation(operationId = "patchCoach", summary = "Change a coach; their copies in matches follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchCoaches(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("coaches", id, cascade, ifMatch, patch);
@@ -158,12 +189,15 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("coaches/{id}")
+    @Operation(operationId = "deleteCoach", summary = "Delete a coach no item refers to (admin)")
     public Uni<RestResponse<Void>> deleteCoaches(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return delete("coaches", id, ifMatch);
     }
 
     @GET
     @Path("coaches/{id}/references")
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.ReferencePage.class)))
+    @Operation(operationId = "listCoachReferences", summary = "Where copies of a coach live")
     public Uni<Page<Map<String, Object>>> referencesOfCoaches(@RestPath String id, @RestQuery String limit,
                                                               @RestQuery String cursor) {
         return references("coaches", id, limit, cursor);
@@ -172,6 +206,9 @@ public class ReferenceResource {
     @PATCH
     @Path("venues/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Venue.class)))
+    @Operation(operationId = "patchVenue", summary = "Change a venue; its copies in matches follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchVenues(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
         return patch("venues", id, cascade, ifMatch, patch);
@@ -180,12 +217,15 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("venues/{id}")
+    @Operation(operationId = "deleteVenue", summary = "Delete a venue no item refers to (admin)")
     public Uni<RestResponse<Void>> deleteVenues(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return delete("venues", id, ifMatch);
     }
 
     @GET
     @Path("venues/{id}/references")
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.ReferencePage.class)))
+    @Operation(operationId = "listVenueReferences", summary = "Where copies of a venue live")
     public Uni<Page<Map<String, Object>>> referencesOfVenues(@RestPath String id, @RestQuery String limit,
                                                               @RestQuery String cursor) {
         return references("venues", id, limit, cursor);

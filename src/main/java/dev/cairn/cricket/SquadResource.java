@@ -1,5 +1,13 @@
 package dev.cairn.cricket;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
@@ -43,6 +51,7 @@ import static dev.cairn.cricket.CricketModel.SELECTION_SPEC;
 import static dev.cairn.cricket.CricketModel.TEAM_REF;
 
 /** Squad selections: refs by id in, hydrated with ONE BatchGetItem, full team and player out. */
+@Tag(name = "Cricket")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class SquadResource {
@@ -65,6 +74,7 @@ public class SquadResource {
     @POST
     @Path("squads/{squadId}/selections")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createSquadSelection", summary = "Select a player for a squad (team and player copied in)")
     public Uni<RestResponse<SquadSelection>> create(@RestPath String squadId, @Valid @NotNull SquadSelection.Input input,
                                                     @Context UriInfo uri) {
         Http.id("squadId", squadId);
@@ -75,6 +85,8 @@ public class SquadResource {
 
     @GET
     @Path("squads/{squadId}/selections/{number}")
+    @Parameter(name = "number", in = ParameterIn.PATH, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000"))
+    @Operation(operationId = "getSquadSelection", summary = "Read one squad selection")
     public Uni<RestResponse<SquadSelection>> get(@RestPath String squadId, @RestPath String number) {
         return entities.find(SELECTION_SPEC, key(squadId, number), selection(squadId, number))
                 .map(stored -> Responses.ok(stored, stored.value()));
@@ -83,6 +95,7 @@ public class SquadResource {
     /** One Query of the squad's partition. */
     @GET
     @Path("squads/{squadId}/selections")
+    @Operation(operationId = "listSquadSelections", summary = "A squad's selections in selection order")
     public Uni<Page<SquadSelection>> list(@RestPath String squadId, @RestQuery String limit, @RestQuery String cursor) {
         return store.page(SELECTION_SPEC, CricketModel.selectionsOf(Http.id("squadId", squadId), Http.limit(limit)), cursor)
                 .map(page -> page.map(Stored::value));
@@ -91,6 +104,7 @@ public class SquadResource {
     /** One Query of the player's ref partition (gsi1). */
     @GET
     @Path("players/{playerId}/selections")
+    @Operation(operationId = "listPlayerSelections", summary = "The squads a player is selected for (inverted index)")
     public Uni<Page<SquadSelection>> ofPlayer(@RestPath String playerId, @RestQuery String limit, @RestQuery String cursor) {
         return store.page(SELECTION_SPEC, CricketModel.selectionsOfPlayer(Http.id("playerId", playerId), Http.limit(limit)), cursor)
                 .map(page -> page.map(Stored::value));
@@ -100,6 +114,9 @@ public class SquadResource {
     @PATCH
     @Path("squads/{squadId}/selections/{number}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = SquadSelection.Input.class)))
+    @Parameter(name = "number", in = ParameterIn.PATH, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000"))
+    @Operation(operationId = "patchSquadSelection", summary = "Change a squad selection")
     public Uni<RestResponse<SquadSelection>> patch(@RestPath String squadId, @RestPath String number,
                                                    @RestHeader("If-Match") String ifMatch, String patch) {
         Long expected = Http.ifMatch(ifMatch);
@@ -120,6 +137,8 @@ public class SquadResource {
 
     @DELETE
     @Path("squads/{squadId}/selections/{number}")
+    @Parameter(name = "number", in = ParameterIn.PATH, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000"))
+    @Operation(operationId = "deleteSquadSelection", summary = "Remove a squad selection")
     public Uni<RestResponse<Void>> delete(@RestPath String squadId, @RestPath String number,
                                           @RestHeader("If-Match") String ifMatch) {
         return store.delete(SELECTION_SPEC, key(squadId, number), true, Http.ifMatch(ifMatch))

@@ -1,5 +1,6 @@
 package dev.cairn.cricket;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.cairn.platform.ValidId;
@@ -14,6 +15,7 @@ public record SquadSelection(String squadId, Integer selectionNumber, Team team,
                              Boolean isCaptain) {
 
     /** The input shape: refs by id. */
+    @Schema(name = "SquadSelectionInput", description = "The body of POST /squads/{squadId}/selections and of its merge patches")
     public record Input(@NotNull @Min(1) @Max(10_000) Integer selectionNumber, @ValidId String teamId,
                         @ValidId String playerId, @NotNull SquadRole squadRole, @NotNull Boolean isCaptain) {
     }

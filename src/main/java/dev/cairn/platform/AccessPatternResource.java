@@ -1,5 +1,7 @@
 package dev.cairn.platform;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.query.AccessPattern;
 import io.quarkus.arc.All;
 import jakarta.ws.rs.GET;
@@ -11,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** Every access pattern of every domain, with its exact DynamoDB request: no DynamoDB call at all. */
+@Tag(name = "Access patterns")
 @Path("/access-patterns")
 @Produces(MediaType.APPLICATION_JSON)
 public class AccessPatternResource {
@@ -24,6 +27,7 @@ public class AccessPatternResource {
     }
 
     @GET
+    @Operation(operationId = "listAccessPatterns", summary = "Every access pattern with its exact DynamoDB request")
     public List<AccessPattern> all() {
         return domains.stream().flatMap(d -> d.accessPatterns(config.table().name()).stream())
                 .sorted(Comparator.comparing(AccessPattern::route)).toList();

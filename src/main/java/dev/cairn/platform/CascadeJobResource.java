@@ -1,5 +1,12 @@
 package dev.cairn.platform;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.cascade.CascadeSource;
@@ -18,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Cascade jobs: one by id (1 GetItem), or a page of those in a state (1 Query per shard of the job index). */
+@Tag(name = "Cascades")
 @Path("/cascades")
 @Produces(MediaType.APPLICATION_JSON)
 public class CascadeJobResource {
@@ -30,6 +38,8 @@ public class CascadeJobResource {
 
     @GET
     @Path("{id}")
+    @APIResponse(responseCode = "200", description = "The job", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeJob.class)))
+    @Operation(operationId = "getCascadeJob", summary = "Read a cascade job: its state and progress")
     public Uni<Map<String, Object>> job(@RestPath String id) {
         return jobs.get(Http.id("id", id))
                 .map(job -> {
@@ -42,6 +52,9 @@ public class CascadeJobResource {
 
     /** {@code state}: pending, running, done or failed (default running); finished ones newest first. */
     @GET
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeJobPage.class)))
+    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"pending", "running", "done", "failed"}, defaultValue = "running"))
+    @Operation(operationId = "listCascadeJobs", summary = "Cascade jobs in a state")
     public Uni<Page<Map<String, Object>>> list(@RestQuery String state, @RestQuery String limit, @RestQuery String cursor) {
         Job.State wanted = state(state);
         return jobs.list(wanted, Http.limit(limit), cursor)

@@ -3,89 +3,378 @@ package dev.cairn.platform;
 import dev.cairn.core.CairnError;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
-import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
+import org.eclipse.microprofile.openapi.models.media.Content;
+import org.eclipse.microprofile.openapi.models.media.MediaType;
 import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
- * Completes the generated OpenAPI document with what every route shares: the problem+json error schema and its
- * {@code code} values, the diagnostic headers, and {@code ETag} on answers (registered as {@code mp.openapi.filter}).
+ * Makes the generated OpenAPI document say exactly what every operation answers (registered as
+ * {@code mp.openapi.filter}). Resources declare what only they know — operationId, summary, the request
+ * body's entity, and the statuses their use case adds ({@code @APIResponse} without content); this filter adds
+ * what follows from an operation's shape, by ONE set of rules:
+ * <ul>
+ *   <li>success: a POST answers 201 with {@code Location}; a DELETE 204 without body; a PATCH with a
+ *       {@code cascade} parameter 200 or 202 with {@code Location}; an entity representation carries {@code ETag};
+ *   <li>problems ({@code application/problem+json}, the {@code Problem} schema): 400 when the operation takes any
+ *       input, 404 for a GET of one resource and for every write under a path parameter, 409 for every write,
+ *       412 with {@code If-Match}, 413/415/422 with a body, 401/403/406/500 everywhere, 503 (with
+ *       {@code Retry-After}) wherever the table is read;
+ *   <li>request bodies: a merge patch is the entity's schema with every field optional (null removes it, objects
+ *       merge recursively, arrays are replaced); a JSON Patch is an array of RFC 6902 operations;
+ *   <li>schemas: {@code Page<X>} is named {@code XPage}; a property that is not required may be null; path ids
+ *       and the shared query parameters ({@code limit}, {@code cursor}, ...) get their exact, portable constraints.
+ * </ul>
  */
 public class OpenApiDocs implements OASFilter {
 
     private static final String PROBLEM = "Problem";
+    private static final String JSON_PATCH = "JsonPatch";
     private static final String BEARER = "bearer";
+    private static final String MERGE_PATCH_SUFFIX = "MergePatch";
+    private static final String PAGE_SUFFIX = "Page";
+    private static final String REF_PREFIX = "#/components/schemas/";
+    /** Operations that never read the table (no 503). */
+    private static final Set<String> TABLE_FREE = Set.of("listAccessPatterns");
+    /** Answers that are not one versioned entity carry no ETag. */
+    private static final Set<String> UNVERSIONED = Set.of("CascadeJob", "AccessPattern");
+
+    /** An id in a path or body: 1 to 128 characters, not only white space, no control characters (ECMA-262). */
+    public static final String ID_PATTERN = "^(?=.*\\S)[^\\x00-\\x1F\\x7F-\\x9F]{1,128}$";
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
         if (openAPI.getComponents() == null) {
             openAPI.setComponents(OASFactory.createComponents());
         }
-        openAPI.getComponents().addSchema(PROBLEM, problemSchema());
-        // Every API route takes a bearer JWT when authentication is on (roles: cairn-reader/-writer/-admin).
-        openAPI.getComponents().addSecurityScheme(BEARER, OASFactory.createSecurityScheme()
+        var components = openAPI.getComponents();
+        components.addSchema(PROBLEM, problemSchema());
+        components.addSchema(JSON_PATCH, jsonPatchSchema());
+        components.addSecurityScheme(BEARER, OASFactory.createSecurityScheme()
                 .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT")
                 .description("RS256 JWT; roles from the groups claim, workspace scope from the workspaces claim"));
-        openAPI.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(BEARER));
+        openAPI.setSecurity(List.of(OASFactory.createSecurityRequirement().addScheme(BEARER)));
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
+        sharedComponents(openAPI);
+        renamePages(openAPI);
+        components.getSchemas().values().forEach(OpenApiDocs::optionalMayBeNull);
         openAPI.getPaths().getPathItems().forEach((path, item) -> {
             if (path.startsWith("/q/")) {
                 return;
             }
-            item.getOperations().values().forEach(OpenApiDocs::acceptsCascade);
-            item.getOperations().values().forEach(OpenApiDocs::document);
+            item.getOperations().forEach((method, operation) -> {
+                parameters(operation);
+                requestBody(openAPI, method, operation);
+                successes(method, operation);
+                problems(method, path, operation);
+            });
         });
     }
 
-    /** A PATCH that cascades answers 202 with the job's location when the job outlasts cairn.jobs.answer-within. */
-    private static void acceptsCascade(Operation operation) {
-        boolean cascades = operation.getParameters() != null
-                && operation.getParameters().stream().anyMatch(p -> "cascade".equals(p.getName()));
-        if (!cascades || operation.getResponses() == null || operation.getResponses().getAPIResponse("200") == null) {
+    // --- parameters --------------------------------------------------------------------------------------------
+
+    private static void parameters(Operation operation) {
+        if (operation.getParameters() == null) {
             return;
         }
-        var ok = operation.getResponses().getAPIResponse("200");
-        ok.description("The entity is updated and its cascade has ended: the job's report and the entity");
-        operation.getResponses().addAPIResponse("202", OASFactory.createAPIResponse()
-                .description("The entity is updated; its cascade job goes on (eventual mode): the report so far")
-                .content(ok.getContent())
-                .addHeader("Location", header("The cascade job: GET /cascades/{id}", Schema.SchemaType.STRING)));
+        for (Parameter parameter : operation.getParameters()) {
+            Schema schema = switch (parameter.getIn()) {
+                case PATH -> declaresType(parameter.getSchema()) ? parameter.getSchema()
+                        : string().minLength(1).maxLength(Http.MAX_ID_LENGTH).pattern(ID_PATTERN);
+                case QUERY -> queryParameter(parameter.getName(), parameter.getSchema());
+                case HEADER -> "If-Match".equalsIgnoreCase(parameter.getName())
+                        ? string().pattern("^(\\*|(W/)?\"[0-9]{1,18}\")$") : parameter.getSchema();
+                default -> parameter.getSchema();
+            };
+            parameter.setSchema(schema);
+            if (parameter.getIn() == Parameter.In.HEADER && "If-Match".equalsIgnoreCase(parameter.getName())) {
+                parameter.description("The ETag of the version this write expects; a stale one answers 412");
+            }
+        }
     }
 
-    private static void document(Operation operation) {
-        if (operation.getResponses() == null) {
-            operation.setResponses(OASFactory.createAPIResponses());
+    /** A path parameter that is not an id says so with {@code @Parameter(schema = ...)}. */
+    private static boolean declaresType(Schema schema) {
+        return schema != null && schema.getType() != null && !schema.getType().contains(SchemaType.STRING);
+    }
+
+    /** The shared query parameters; one that declares its own values (an enum) keeps them. */
+    private static Schema queryParameter(String name, Schema declared) {
+        if (declared != null && (declared.getEnumeration() != null || declared.getRef() != null)) {
+            return declared;
         }
-        operation.getResponses().getAPIResponses().forEach((status, response) -> {
-            if (status.startsWith("2")) {
-                response.addHeader("X-DynamoDB-Calls", header("DynamoDB API requests made to answer (retries included)", Schema.SchemaType.INTEGER));
-                response.addHeader("X-DynamoDB-Capacity", header("Consumed capacity units", Schema.SchemaType.NUMBER));
-                response.addHeader("ETag", header("The item's or aggregate's version, for If-Match", Schema.SchemaType.STRING));
+        return switch (name) {
+            case "limit" -> OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(java.math.BigDecimal.ONE)
+                    .maximum(java.math.BigDecimal.valueOf(Http.MAX_LIMIT)).defaultValue(Http.DEFAULT_LIMIT);
+            case "cursor" -> string().description("The opaque `next` of the previous page");
+            case "cascade" -> string().enumeration(List.of("eventual", "transactional")).defaultValue("eventual");
+            default -> string();
+        };
+    }
+
+    // --- request bodies ----------------------------------------------------------------------------------------
+
+    private static void requestBody(OpenAPI openAPI, PathItem.HttpMethod method, Operation operation) {
+        if (operation.getRequestBody() == null || operation.getRequestBody().getContent() == null) {
+            return;
+        }
+        operation.getRequestBody().getContent().getMediaTypes().forEach((type, media) -> {
+            if (type.startsWith(MergePatcher.JSON_PATCH)) {
+                media.setSchema(ref(JSON_PATCH));
+            } else if (method == PathItem.HttpMethod.PATCH && media.getSchema() != null
+                    && media.getSchema().getRef() != null) {
+                media.setSchema(ref(mergePatchOf(openAPI, name(media.getSchema().getRef()))));
             }
         });
-        operation.getResponses().addAPIResponse("401", problem("No bearer token, or a refused one (WWW-Authenticate: Bearer)"));
-        operation.getResponses().addAPIResponse("403", problem("The token lacks the role this route needs"));
-        operation.getResponses().addAPIResponse("default", OASFactory.createAPIResponse()
-                .description("An RFC 9457 problem: 4xx for bad input, 404, 409, 412, 422; 503 with Retry-After")
-                .content(OASFactory.createContent().addMediaType(ProblemMapper.PROBLEM_JSON,
-                        OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM)))));
     }
 
-    private static org.eclipse.microprofile.openapi.models.responses.APIResponse problem(String description) {
-        return OASFactory.createAPIResponse().description(description)
-                .content(OASFactory.createContent().addMediaType(ProblemMapper.PROBLEM_JSON,
-                        OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM))));
+    /** The RFC 7396 view of an entity schema: every field optional and nullable; nested objects merge the same way. */
+    private static String mergePatchOf(OpenAPI openAPI, String entity) {
+        String name = entity + MERGE_PATCH_SUFFIX;
+        var schemas = openAPI.getComponents().getSchemas();
+        Schema source = schemas.get(entity);
+        if (source == null || source.getProperties() == null) {
+            return entity; // an enum or a scalar is replaced whole
+        }
+        if (schemas.containsKey(name)) {
+            return name;
+        }
+        Schema patch = OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description("RFC 7396 merge patch of " + entity + ": fields to change; null removes an optional field");
+        openAPI.getComponents().addSchema(name, patch);
+        source.getProperties().forEach((field, property) -> {
+            Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : property;
+            patch.addProperty(field, nullable(target));
+        });
+        return name;
     }
 
-    private static Header header(String description, Schema.SchemaType type) {
-        return OASFactory.createHeader().description(description).schema(OASFactory.createSchema().addType(type));
+    // --- answers -----------------------------------------------------------------------------------------------
+
+    private static void successes(PathItem.HttpMethod method, Operation operation) {
+        APIResponses responses = operation.getResponses() == null ? OASFactory.createAPIResponses() : operation.getResponses();
+        operation.setResponses(responses);
+        responses.removeAPIResponse("default");
+        boolean cascades = hasParameter(operation, "cascade");
+        APIResponse ok = responses.getAPIResponse("200");
+        if (method == PathItem.HttpMethod.POST && ok != null) {
+            responses.removeAPIResponse("200");
+            responses.addAPIResponse("201", ok.description("Created").addHeader("Location", header("The new resource", SchemaType.STRING)));
+        }
+        APIResponse created = responses.getAPIResponse("201");
+        if (created != null && ok != null && created.getContent() == null) {
+            created.setContent(ok.getContent());
+            responses.removeAPIResponse("200");
+        }
+        if (created != null && (created.getHeaders() == null || !created.getHeaders().containsKey("Location"))) {
+            created.addHeader("Location", header("The new resource", SchemaType.STRING));
+        }
+        if (cascades && responses.getAPIResponse("200") != null) {
+            var done = responses.getAPIResponse("200");
+            done.description("The entity is updated and its cascade has ended: the cascade's report and the entity");
+            responses.addAPIResponse("202", OASFactory.createAPIResponse()
+                    .description("The entity is updated; its cascade job goes on (eventual mode): the report so far")
+                    .content(done.getContent())
+                    .addHeader("Location", header("The cascade job: GET /cascades/{id}", SchemaType.STRING)));
+        }
+        responses.getAPIResponses().forEach((status, response) -> {
+            if (!status.startsWith("2")) {
+                return;
+            }
+            if (status.equals("204")) {
+                response.setContent(null);
+            }
+            if (response.getContent() != null) {
+                response.getContent().getMediaTypes().forEach((type, media) -> {
+                    if (versioned(media.getSchema())) {
+                        response.addHeader("ETag", OASFactory.createHeader().ref("#/components/headers/ETag"));
+                    }
+                });
+            }
+            diagnostics(response);
+        });
+    }
+
+    /** The problem answers every operation shares, as components: statuses → (name, description). */
+    private static final Map<String, String[]> PROBLEMS = new TreeMap<>(Map.ofEntries(
+            Map.entry("400", new String[]{"BadRequest", "Invalid input: a malformed id, parameter, cursor or body (`errors` names the fields)"}),
+            Map.entry("401", new String[]{"Unauthorized", "No bearer token, or a refused one"}),
+            Map.entry("403", new String[]{"Forbidden", "The token lacks the role or the workspace scope this operation needs"}),
+            Map.entry("404", new String[]{"NotFound", "No such resource"}),
+            Map.entry("406", new String[]{"NotAcceptable", "The Accept header excludes application/json"}),
+            Map.entry("409", new String[]{"Conflict", "Conflict: it exists already, is still referenced, or changed meanwhile"}),
+            Map.entry("412", new String[]{"PreconditionFailed", "If-Match names another version than the current one"}),
+            Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB"}),
+            Map.entry("415", new String[]{"UnsupportedMediaType", "The Content-Type is not one this operation reads"}),
+            Map.entry("422", new String[]{"Unprocessable", "Well-formed but not storable: a reference names nothing, or an item or transaction is too large"}),
+            Map.entry("500", new String[]{"InternalError", "An unexpected fault; the problem says nothing internal"}),
+            Map.entry("503", new String[]{"Unavailable", "DynamoDB is unavailable or busy, or the aggregate is being written; retry after Retry-After"})));
+
+    private static void sharedComponents(OpenAPI openAPI) {
+        var components = openAPI.getComponents();
+        components.addHeader(DiagnosticsFilter.REQUEST_ID, header("The request's id: the caller's X-Request-Id when sane, else a new one; in every log line", SchemaType.STRING));
+        components.addHeader(DiagnosticsFilter.CALLS, header("DynamoDB API requests made to answer (retries included)", SchemaType.INTEGER));
+        components.addHeader(DiagnosticsFilter.CAPACITY, header("Consumed capacity units", SchemaType.NUMBER));
+        components.addHeader("Server-Timing", header("dynamodb;dur=<ms>;desc=\"<calls>, <capacity>\"", SchemaType.STRING));
+        components.addHeader("ETag", header("The version of what the body shows, for If-Match", SchemaType.STRING));
+        PROBLEMS.forEach((status, named) -> {
+            var response = OASFactory.createAPIResponse().description(named[1]);
+            problemContent(status, response);
+            components.addResponse(named[0], response);
+        });
+    }
+
+    private static void problems(PathItem.HttpMethod method, String path, Operation operation) {
+        APIResponses responses = operation.getResponses();
+        boolean write = method != PathItem.HttpMethod.GET;
+        boolean underParameter = path.contains("{");
+        boolean body = operation.getRequestBody() != null;
+        boolean page = responses.getAPIResponse("200") != null && isPage(responses.getAPIResponse("200"));
+        var statuses = new java.util.TreeSet<String>(List.of("401", "403", "406", "500"));
+        if (operation.getParameters() != null && !operation.getParameters().isEmpty() || body) {
+            statuses.add("400");
+        }
+        if (underParameter && (write || !page)) {
+            statuses.add("404");
+        }
+        if (write) {
+            statuses.add("409");
+        }
+        if (hasParameter(operation, "If-Match")) {
+            statuses.add("412");
+        }
+        if (body) {
+            statuses.addAll(List.of("413", "415", "422"));
+        }
+        if (operation.getOperationId() == null || !TABLE_FREE.contains(operation.getOperationId())) {
+            statuses.add("503");
+        }
+        // An operation's own description of a status (an @APIResponse without content) keeps its words.
+        responses.getAPIResponses().forEach((status, response) -> {
+            if (!status.startsWith("2") && response.getRef() == null) {
+                problemContent(status, response);
+            }
+        });
+        statuses.forEach(status -> {
+            if (responses.getAPIResponse(status) == null) {
+                responses.addAPIResponse(status, OASFactory.createAPIResponse().ref("#/components/responses/" + PROBLEMS.get(status)[0]));
+            }
+        });
+        responses.setAPIResponses(new TreeMap<>(responses.getAPIResponses()));
+    }
+
+    private static void problemContent(String status, APIResponse response) {
+        response.setContent(OASFactory.createContent().addMediaType(ProblemMapper.PROBLEM_JSON,
+                OASFactory.createMediaType().schema(ref(PROBLEM))));
+        if (status.equals("401")) {
+            response.addHeader("WWW-Authenticate", header("Bearer, with error=\"invalid_token\" when a token was refused", SchemaType.STRING));
+        }
+        if (status.equals("503")) {
+            response.addHeader("Retry-After", header("Seconds to wait before retrying", SchemaType.INTEGER));
+        }
+        diagnostics(response);
+    }
+
+    /** What every answer of the API carries. */
+    private static void diagnostics(APIResponse response) {
+        for (String name : List.of(DiagnosticsFilter.REQUEST_ID, DiagnosticsFilter.CALLS, DiagnosticsFilter.CAPACITY, "Server-Timing")) {
+            response.addHeader(name, OASFactory.createHeader().ref("#/components/headers/" + name));
+        }
+    }
+
+    // --- schemas -----------------------------------------------------------------------------------------------
+
+    /** {@code PageProjectView} → {@code ProjectViewPage} (the item schema's name first), everywhere it is used. */
+    private static void renamePages(OpenAPI openAPI) {
+        var schemas = openAPI.getComponents().getSchemas();
+        var renamed = new LinkedHashMap<String, String>();
+        new ArrayList<>(schemas.keySet()).forEach(name -> {
+            Schema schema = schemas.get(name);
+            if (schema.getProperties() == null || !schema.getProperties().keySet().equals(Set.of("items", "next"))) {
+                return;
+            }
+            String to = name;
+            if (name.startsWith(PAGE_SUFFIX)) {
+                Schema items = schema.getProperties().get("items").getItems();
+                to = (items != null && items.getRef() != null ? name(items.getRef()) : name.substring(PAGE_SUFFIX.length())) + PAGE_SUFFIX;
+                renamed.put(REF_PREFIX + name, REF_PREFIX + to);
+                openAPI.getComponents().removeSchema(name);
+                openAPI.getComponents().addSchema(to, schema);
+            }
+            schema.description("One page, and the cursor of the next page (null on the last page)");
+            schema.required(List.of("items", "next"));
+            schema.addProperty("next", nullable(schema.getProperties().get("next")));
+        });
+        UnaryOperator<Schema> rename = schema -> {
+            if (schema != null && schema.getRef() != null && renamed.containsKey(schema.getRef())) {
+                schema.setRef(renamed.get(schema.getRef()));
+            }
+            return schema;
+        };
+        openAPI.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
+            if (operation.getResponses() != null) {
+                operation.getResponses().getAPIResponses().values().forEach(response -> eachMedia(response.getContent(), media -> rename.apply(media.getSchema())));
+            }
+        }));
+    }
+
+    private static boolean isPage(APIResponse response) {
+        var schema = firstSchema(response.getContent());
+        return schema != null && schema.getRef() != null && schema.getRef().endsWith(PAGE_SUFFIX);
+    }
+
+    private static boolean versioned(Schema schema) {
+        if (schema == null || schema.getRef() == null) {
+            return false;
+        }
+        String name = name(schema.getRef());
+        return !name.endsWith(PAGE_SUFFIX) && !UNVERSIONED.contains(name);
+    }
+
+    /** JSON answers write null for absent fields: a property that is not required may be null. */
+    private static void optionalMayBeNull(Schema schema) {
+        if (schema.getProperties() == null) {
+            return;
+        }
+        List<String> required = schema.getRequired() == null ? List.of() : schema.getRequired();
+        var properties = new LinkedHashMap<String, Schema>();
+        schema.getProperties().forEach((field, property) -> properties.put(field, required.contains(field) ? property : nullable(property)));
+        schema.setProperties(properties);
+    }
+
+    private static Schema nullable(Schema property) {
+        if (property.getRef() != null || property.getType() == null) {
+            return property.getType() == null && property.getRef() == null && property.getAnyOf() != null
+                    ? property : OASFactory.createSchema().anyOf(List.of(property, OASFactory.createSchema().addType(SchemaType.NULL)));
+        }
+        if (!property.getType().contains(SchemaType.NULL)) {
+            property.addType(SchemaType.NULL);
+        }
+        if (property.getEnumeration() != null && !property.getEnumeration().contains(null)) {
+            var values = new ArrayList<Object>(property.getEnumeration());
+            values.add(null);
+            property.setEnumeration(values);
+        }
+        return property;
     }
 
     static List<String> codes() {
@@ -94,19 +383,65 @@ public class OpenApiDocs implements OASFilter {
     }
 
     private static Schema problemSchema() {
-        Schema string = OASFactory.createSchema().addType(Schema.SchemaType.STRING);
-        return OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
-                .description("RFC 9457 problem details with Cairn's stable code")
-                .addProperty("type", string)
-                .addProperty("title", string)
-                .addProperty("status", OASFactory.createSchema().addType(Schema.SchemaType.INTEGER))
-                .addProperty("detail", string)
-                .addProperty("instance", string)
-                .addProperty("code", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
-                        .enumeration(List.copyOf(codes())))
-                .addProperty("errors", OASFactory.createSchema().addType(Schema.SchemaType.ARRAY)
-                        .items(OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
-                                .addProperty("field", string).addProperty("message", string)))
+        return OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description("RFC 9457 problem details with Cairn's stable code; further members per code (e.g. `errors`, `failures`)")
+                .addProperty("type", string())
+                .addProperty("title", string())
+                .addProperty("status", OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(java.math.BigDecimal.valueOf(400)).maximum(java.math.BigDecimal.valueOf(599)))
+                .addProperty("detail", string())
+                .addProperty("instance", string())
+                .addProperty("code", string().enumeration(List.copyOf(codes())))
+                .addProperty("errors", OASFactory.createSchema().addType(SchemaType.ARRAY)
+                        .items(OASFactory.createSchema().addType(SchemaType.OBJECT)
+                                .addProperty("field", string()).addProperty("message", string())
+                                .required(List.of("field", "message"))))
                 .required(List.of("type", "title", "status", "code"));
+    }
+
+    private static Schema jsonPatchSchema() {
+        var operation = OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .addProperty("op", string().enumeration(List.of("add", "remove", "replace", "move", "copy", "test")))
+                .addProperty("path", string().description("JSON Pointer (RFC 6901) into the input shape"))
+                .addProperty("from", string())
+                .addProperty("value", OASFactory.createSchema().description("Any JSON value"))
+                .required(List.of("op", "path"));
+        return OASFactory.createSchema().addType(SchemaType.ARRAY).items(operation)
+                .description("RFC 6902 JSON Patch: operations applied in order to the input shape, all or nothing");
+    }
+
+    // --- small helpers -----------------------------------------------------------------------------------------
+
+    private static boolean hasParameter(Operation operation, String name) {
+        return operation.getParameters() != null
+                && operation.getParameters().stream().anyMatch(p -> name.equalsIgnoreCase(p.getName()));
+    }
+
+    private static void eachMedia(Content content, java.util.function.Consumer<MediaType> action) {
+        if (content != null && content.getMediaTypes() != null) {
+            content.getMediaTypes().values().forEach(action);
+        }
+    }
+
+    private static Schema firstSchema(Content content) {
+        if (content == null || content.getMediaTypes() == null || content.getMediaTypes().isEmpty()) {
+            return null;
+        }
+        return content.getMediaTypes().values().iterator().next().getSchema();
+    }
+
+    private static String name(String ref) {
+        return ref.substring(ref.lastIndexOf('/') + 1);
+    }
+
+    private static Schema ref(String name) {
+        return OASFactory.createSchema().ref(REF_PREFIX + name);
+    }
+
+    private static Schema string() {
+        return OASFactory.createSchema().addType(SchemaType.STRING);
+    }
+
+    private static Header header(String description, SchemaType type) {
+        return OASFactory.createHeader().description(description).schema(OASFactory.createSchema().addType(type));
     }
 }

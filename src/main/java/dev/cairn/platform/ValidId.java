@@ -16,7 +16,7 @@ import java.lang.annotation.Target;
 /** An id in a body: non-blank, at most 128 characters, no control characters; case and symbols are kept. */
 @NotBlank
 @Size(max = Http.MAX_ID_LENGTH)
-@Pattern(regexp = "[^\\p{Cntrl}]*")
+@Pattern(regexp = "^[^\\x00-\\x1F\\x7F-\\x9F]*$")
 @ReportAsSingleViolation
 @Constraint(validatedBy = {})
 @Documented

@@ -1,5 +1,6 @@
 package dev.cairn.school;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.Size;
 
 import java.time.LocalDate;
@@ -17,6 +18,7 @@ public record Enrollment(
         String courseTitle) {
 
     /** The optional body of {@code PUT /students/{sid}/enrollments/{cid}}. */
+    @Schema(name = "EnrollmentInput", description = "The optional body of PUT /students/{sid}/enrollments/{cid}")
     public record New(LocalDate enrolledOn, @Size(max = 16) String grade) {
     }
 }

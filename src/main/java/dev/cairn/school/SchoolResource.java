@@ -1,5 +1,12 @@
 package dev.cairn.school;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import dev.cairn.platform.ApiSchemas;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.entity.Stored;
@@ -43,6 +50,7 @@ import static dev.cairn.school.SchoolModel.ENROLLMENT;
 import static dev.cairn.school.SchoolModel.STUDENT;
 
 /** Seed 001: students and courses linked by enrollment edges, each direction one Query. */
+@Tag(name = "School")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class SchoolResource {
@@ -60,12 +68,14 @@ public class SchoolResource {
     @POST
     @Path("students")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createStudent", summary = "Create a student")
     public Uni<RestResponse<Student>> createStudent(@Valid @NotNull Student student, @Context UriInfo uri) {
         return store.create(STUDENT, student).map(stored -> Responses.created(uri, student.id(), stored, student));
     }
 
     @GET
     @Path("students/{sid}")
+    @Operation(operationId = "getStudent", summary = "Read a student")
     public Uni<RestResponse<Student>> student(@RestPath String sid) {
         return entities.find(STUDENT, SchoolModel.studentKey(Http.id("sid", sid)), "student " + sid)
                 .map(stored -> Responses.ok(stored, stored.value()));
@@ -74,12 +84,14 @@ public class SchoolResource {
     @POST
     @Path("courses")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createCourse", summary = "Create a course")
     public Uni<RestResponse<Course>> createCourse(@Valid @NotNull Course course, @Context UriInfo uri) {
         return store.create(COURSE, course).map(stored -> Responses.created(uri, course.id(), stored, course));
     }
 
     @GET
     @Path("courses/{cid}")
+    @Operation(operationId = "getCourse", summary = "Read a course")
     public Uni<RestResponse<Course>> course(@RestPath String cid) {
         return entities.find(COURSE, SchoolModel.courseKey(Http.id("cid", cid)), "course " + cid)
                 .map(stored -> Responses.ok(stored, stored.value()));
@@ -92,6 +104,8 @@ public class SchoolResource {
     @PUT
     @Path("students/{sid}/enrollments/{cid}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @APIResponse(responseCode = "201", description = "Enrolled", content = @Content(schema = @Schema(implementation = Enrollment.class)))
+    @Operation(operationId = "enrollStudent", summary = "Enroll a student in a course: the edge item, created only if absent")
     public Uni<RestResponse<Enrollment>> enroll(@RestPath String sid, @RestPath String cid,
                                                 @Valid Enrollment.New body, @Context UriInfo uri) {
         PrimaryKey studentKey = SchoolModel.studentKey(Http.id("sid", sid));
@@ -116,6 +130,7 @@ public class SchoolResource {
 
     @GET
     @Path("students/{sid}/enrollments/{cid}")
+    @Operation(operationId = "getEnrollment", summary = "Read one enrollment")
     public Uni<RestResponse<Enrollment>> enrollment(@RestPath String sid, @RestPath String cid) {
         return entities.find(ENROLLMENT, enrollmentKey(sid, cid), notEnrolled(sid, cid))
                 .map(stored -> Responses.ok(stored, stored.value()));
@@ -124,6 +139,8 @@ public class SchoolResource {
     @PATCH
     @Path("students/{sid}/enrollments/{cid}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Enrollment.class)))
+    @Operation(operationId = "patchEnrollment", summary = "Change an enrollment (grade, date)")
     public Uni<RestResponse<Enrollment>> patchEnrollment(@RestPath String sid, @RestPath String cid,
                                                          @RestHeader("If-Match") String ifMatch, String patch) {
         return entities.mergePatch(ENROLLMENT, enrollmentKey(sid, cid), Enrollment.class, patch, Http.ifMatch(ifMatch),
@@ -133,6 +150,7 @@ public class SchoolResource {
 
     @DELETE
     @Path("students/{sid}/enrollments/{cid}")
+    @Operation(operationId = "unenrollStudent", summary = "Remove an enrollment")
     public Uni<RestResponse<Void>> unenroll(@RestPath String sid, @RestPath String cid,
                                             @RestHeader("If-Match") String ifMatch) {
         return store.delete(ENROLLMENT, enrollmentKey(sid, cid), true, Http.ifMatch(ifMatch))
@@ -144,6 +162,7 @@ public class SchoolResource {
     /** The student's courses: 1 Query of the student's partition (strongly consistent). */
     @GET
     @Path("students/{sid}/courses")
+    @Operation(operationId = "listStudentCourses", summary = "A student's courses (the edges in the student's partition)")
     public Uni<Page<Enrollment>> coursesOf(@RestPath String sid, @RestQuery String limit, @RestQuery String cursor) {
         return store.page(ENROLLMENT, SchoolModel.coursesOf(Http.id("sid", sid), Http.limit(limit)), cursor)
                 .map(page -> page.map(Stored::value));
@@ -152,6 +171,7 @@ public class SchoolResource {
     /** The course's roster: 1 Query of gsi1 (eventually consistent). */
     @GET
     @Path("courses/{cid}/students")
+    @Operation(operationId = "listCourseStudents", summary = "A course's roster (the same edges through the inverted index)")
     public Uni<Page<Enrollment>> rosterOf(@RestPath String cid, @RestQuery String limit, @RestQuery String cursor) {
         return store.page(ENROLLMENT, SchoolModel.rosterOf(Http.id("cid", cid), Http.limit(limit)), cursor)
                 .map(page -> page.map(Stored::value));
@@ -182,6 +202,9 @@ public class SchoolResource {
     @PATCH
     @Path("courses/{cid}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Course.class)))
+    @Operation(operationId = "patchCourse", summary = "Change a course; its copies on enrollments follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchCourse(@RestPath String cid, @RestQuery String cascade,
                                                 @RestHeader("If-Match") String ifMatch, String patch) {
         var target = new Cascades.Target<>(COURSE, Course.class, Http.id("cid", cid), SchoolModel.COURSE_CASCADE);
@@ -191,6 +214,9 @@ public class SchoolResource {
     @PATCH
     @Path("students/{sid}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Student.class)))
+    @Operation(operationId = "patchStudent", summary = "Change a student; their copies on enrollments follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchStudent(@RestPath String sid, @RestQuery String cascade,
                                                  @RestHeader("If-Match") String ifMatch, String patch) {
         var target = new Cascades.Target<>(STUDENT, Student.class, Http.id("sid", sid), SchoolModel.STUDENT_CASCADE);

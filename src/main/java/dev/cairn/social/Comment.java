@@ -1,5 +1,6 @@
 package dev.cairn.social;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.cairn.platform.ValidId;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
@@ -7,6 +8,7 @@ import jakarta.validation.constraints.Size;
 /** A comment on a post; {@code commentId} is server-generated and time-ordered. */
 public record Comment(String postId, String commentId, String userId, String content) {
 
+    @Schema(name = "CommentInput", description = "The body of POST /posts/{postId}/comments")
     public record New(@ValidId String userId, @NotBlank @Size(max = 5_000) String content) {
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.social;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
@@ -10,6 +11,7 @@ public record Post(
         @NotBlank @Size(max = 200) String title,
         @NotBlank @Size(max = 20_000) String content) {
 
+    @Schema(name = "PostInput", description = "The body of POST /users/{uid}/posts")
     public record New(@NotBlank @Size(max = 200) String title, @NotBlank @Size(max = 20_000) String content) {
     }
 }

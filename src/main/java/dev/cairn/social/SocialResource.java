@@ -1,5 +1,12 @@
 package dev.cairn.social;
 
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.TimeOrderedIds;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.query.Page;
@@ -37,6 +44,7 @@ import static dev.cairn.social.SocialModel.POST_SPEC;
 import static dev.cairn.social.SocialModel.USER_SPEC;
 
 /** Seed 002: users, their posts, and comments on posts. */
+@Tag(name = "Social")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class SocialResource {
@@ -54,12 +62,14 @@ public class SocialResource {
     @POST
     @Path("users")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createUser", summary = "Create a user")
     public Uni<RestResponse<User>> createUser(@Valid @NotNull User user, @Context UriInfo uri) {
         return store.create(USER_SPEC, user).map(stored -> Responses.created(uri, user.id(), stored, user));
     }
 
     @GET
     @Path("users/{id}")
+    @Operation(operationId = "getUser", summary = "Read a user")
     public Uni<RestResponse<User>> user(@RestPath String id) {
         return entities.find(USER_SPEC, SocialModel.userKey(Http.id("id", id)), "user " + id)
                 .map(stored -> Responses.ok(stored, stored.value()));
@@ -68,6 +78,8 @@ public class SocialResource {
     @PATCH
     @Path("users/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = User.class)))
+    @Operation(operationId = "patchUser", summary = "Change a user")
     public Uni<RestResponse<User>> patchUser(@RestPath String id, @RestHeader("If-Match") String ifMatch, String patch) {
         return entities.mergePatch(USER_SPEC, SocialModel.userKey(Http.id("id", id)), User.class, patch,
                         Http.ifMatch(ifMatch), Set.of("id"), "user " + id)
@@ -76,13 +88,14 @@ public class SocialResource {
 
     /** Creates a post of an existing user: the user check and the put are ONE transaction. */
     @POST
-    @Path("users/{id}/posts")
+    @Path("users/{uid}/posts")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<RestResponse<PostView>> createPost(@RestPath String id, @Valid @NotNull Post.New body, @Context UriInfo uri) {
-        var post = new Post(ids.next(), Http.id("id", id), body.title(), body.content());
+    @Operation(operationId = "createPost", summary = "Publish a post for a user")
+    public Uni<RestResponse<PostView>> createPost(@RestPath String uid, @Valid @NotNull Post.New body, @Context UriInfo uri) {
+        var post = new Post(ids.next(), Http.id("uid", uid), body.title(), body.content());
         var now = store.now();
         var plan = TransactionPlan.of(List.of(
-                WriteAction.check("user", SocialModel.userKey(id), Expectation.present(null)),
+                WriteAction.check("user", SocialModel.userKey(uid), Expectation.present(null)),
                 WriteAction.create(POST_SPEC, post, now)));
         var stored = new Stored<>(post, POST_SPEC.keyOf(post), 1, now, now);
         URI location = uri.getBaseUriBuilder().path("posts").path(post.postId()).build();
@@ -93,6 +106,8 @@ public class SocialResource {
     @PATCH
     @Path("users/{uid}/posts/{postId}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Post.class)))
+    @Operation(operationId = "patchPost", summary = "Change a post")
     public Uni<RestResponse<PostView>> patchPost(@RestPath String uid, @RestPath String postId,
                                                  @RestHeader("If-Match") String ifMatch, String patch) {
         Http.id("uid", uid);
@@ -105,6 +120,7 @@ public class SocialResource {
     /** Newest first: 1 Query of gsi1. */
     @GET
     @Path("users/{uid}/posts")
+    @Operation(operationId = "listUserPosts", summary = "A user's posts, newest first")
     public Uni<Page<PostView>> postsOf(@RestPath String uid, @RestQuery String limit, @RestQuery String cursor) {
         return store.page(POST_SPEC, SocialModel.postsOf(Http.id("uid", uid), Http.limit(limit)), cursor)
                 .map(page -> page.map(PostView::of));
@@ -113,6 +129,8 @@ public class SocialResource {
     /** The post (1 GetItem), or with {@code ?include=comments} the post and its first comments (1 Query). */
     @GET
     @Path("posts/{postId}")
+    @Parameter(name = "include", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"comments"}))
+    @Operation(operationId = "getPost", summary = "Read a post, optionally with its first comments (include=comments)")
     public Uni<RestResponse<PostView>> post(@RestPath String postId, @RestQuery String include, @RestQuery String limit) {
         Http.id("postId", postId);
         if (include == null) {
@@ -130,6 +148,7 @@ public class SocialResource {
     @POST
     @Path("posts/{postId}/comments")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createComment", summary = "Comment on a post")
     public Uni<RestResponse<CommentView>> comment(@RestPath String postId, @Valid @NotNull Comment.New body,
                                                   @Context UriInfo uri) {
         var comment = new Comment(Http.id("postId", postId), ids.next(), body.userId(), body.content());
@@ -146,6 +165,7 @@ public class SocialResource {
     /** Oldest first, 1 Query per page; the first page also reads the post, so an unknown post is a 404. */
     @GET
     @Path("posts/{postId}/comments")
+    @Operation(operationId = "listPostComments", summary = "A post's comments, oldest first")
     public Uni<Page<CommentView>> comments(@RestPath String postId, @RestQuery String limit, @RestQuery String cursor) {
         Http.id("postId", postId);
         int pageSize = Http.limit(limit);

@@ -1,5 +1,6 @@
 package dev.cairn.workspace;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
@@ -13,6 +14,7 @@ public record Project(
         @NotBlank @Size(max = 128) String createdBy) {
 
     /** The body of {@code POST /workspaces/{id}/projects}. */
+    @Schema(name = "ProjectInput", description = "The body of POST /workspaces/{id}/projects")
     public record New(
             @NotBlank @Size(max = 200) String title,
             @NotNull ProjectStatus status,

@@ -1,5 +1,10 @@
 package dev.cairn.workspace;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.query.Page;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.Caller;
@@ -14,6 +19,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 import java.util.List;
 
 /** Projects across workspaces by status: a fan-out over the shards of gsi1 (eventually consistent), never a Scan. */
+@Tag(name = "Workspaces")
 @Path("/projects")
 @Produces(MediaType.APPLICATION_JSON)
 public class ProjectResource {
@@ -30,6 +36,8 @@ public class ProjectResource {
      * fewer than {@code limit} projects and still have a cursor); a caller scoped to none gets an empty page, 0 calls.
      */
     @GET
+    @Parameter(name = "status", in = ParameterIn.QUERY, schema = @Schema(implementation = ProjectStatus.class))
+    @Operation(operationId = "listProjectsByStatus", summary = "Projects in a status, newest first, over every shard of the status index")
     public Uni<Page<ProjectView>> byStatus(@RestQuery String status, @RestQuery String limit, @RestQuery String cursor) {
         ProjectStatus wanted = status(status);
         int pageSize = Http.limit(limit);

@@ -1,5 +1,12 @@
 package dev.cairn.workspace;
 
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.TableSpec;
 import dev.cairn.core.TimeOrderedIds;
 import dev.cairn.core.query.FanOut;
@@ -42,6 +49,7 @@ import static dev.cairn.workspace.WorkspaceModel.PROJECT;
 import static dev.cairn.workspace.WorkspaceModel.WORKSPACE;
 
 /** Seed 000: workspaces and their projects, each access pattern one DynamoDB request. */
+@Tag(name = "Workspaces")
 @Path("/workspaces")
 @WorkspaceScoped("id")
 @Produces(MediaType.APPLICATION_JSON)
@@ -61,6 +69,7 @@ public class WorkspaceResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createWorkspace", summary = "Create a workspace (optionally write-sharded)")
     public Uni<RestResponse<WorkspaceView>> create(@Valid @NotNull Workspace workspace, @Context UriInfo uri) {
         Caller.current().requireCreatable(workspace.id());
         return store.create(WORKSPACE, workspace)
@@ -74,6 +83,8 @@ public class WorkspaceResource {
      */
     @GET
     @Path("/{id}")
+    @Parameter(name = "include", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"projects"}))
+    @Operation(operationId = "getWorkspace", summary = "Read a workspace, optionally with its newest projects (include=projects)")
     public Uni<RestResponse<WorkspaceView>> get(@RestPath String id, @RestQuery String include, @RestQuery String limit) {
         Http.id("id", id);
         if (include == null) {
@@ -147,6 +158,8 @@ public class WorkspaceResource {
     @PATCH
     @Path("/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Workspace.class)))
+    @Operation(operationId = "patchWorkspace", summary = "Change a workspace (shards may only grow)")
     public Uni<RestResponse<WorkspaceView>> patch(@RestPath String id, @RestHeader("If-Match") String ifMatch, String patch) {
         Http.id("id", id);
         return entities.mergePatch(WORKSPACE, WorkspaceModel.workspaceKey(id), Workspace.class, patch,
@@ -169,6 +182,7 @@ public class WorkspaceResource {
     @POST
     @Path("/{id}/projects")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "createProject", summary = "Create a project in a workspace")
     public Uni<RestResponse<ProjectView>> createProject(@RestPath String id, @Valid @NotNull Project.New body,
                                                         @Context UriInfo uri) {
         Http.id("id", id);
@@ -187,6 +201,7 @@ public class WorkspaceResource {
      */
     @GET
     @Path("/{id}/projects")
+    @Operation(operationId = "listWorkspaceProjects", summary = "A workspace's projects, newest first, over all its shards")
     public Uni<Page<ProjectView>> listProjects(@RestPath String id, @RestQuery String limit, @RestQuery String cursor) {
         Http.id("id", id);
         int pageSize = Http.limit(limit);
@@ -199,6 +214,7 @@ public class WorkspaceResource {
 
     @GET
     @Path("/{id}/projects/{projectId}")
+    @Operation(operationId = "getProject", summary = "Read a project")
     public Uni<RestResponse<ProjectView>> getProject(@RestPath String id, @RestPath String projectId) {
         return entities.find(PROJECT, projectKey(id, projectId), "project " + projectId)
                 .map(stored -> Responses.ok(stored, ProjectView.of(stored)));
@@ -207,6 +223,8 @@ public class WorkspaceResource {
     @PATCH
     @Path("/{id}/projects/{projectId}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Project.class)))
+    @Operation(operationId = "patchProject", summary = "Change a project")
     public Uni<RestResponse<ProjectView>> patchProject(@RestPath String id, @RestPath String projectId,
                                                        @RestHeader("If-Match") String ifMatch, String patch) {
         return entities.mergePatch(PROJECT, projectKey(id, projectId), Project.class, patch, Http.ifMatch(ifMatch),
@@ -216,6 +234,7 @@ public class WorkspaceResource {
 
     @DELETE
     @Path("/{id}/projects/{projectId}")
+    @Operation(operationId = "deleteProject", summary = "Delete a project")
     public Uni<RestResponse<Void>> deleteProject(@RestPath String id, @RestPath String projectId,
                                                  @RestHeader("If-Match") String ifMatch) {
         return store.delete(PROJECT, projectKey(id, projectId), true, Http.ifMatch(ifMatch))

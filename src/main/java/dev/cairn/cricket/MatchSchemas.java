@@ -1,0 +1,41 @@
+package dev.cairn.cricket;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.util.List;
+
+/** The OpenAPI schemas of the match aggregate's answers, which the aggregate engine assembles as maps. */
+final class MatchSchemas {
+
+    private MatchSchemas() {
+    }
+
+    @Schema(name = "Match", description = "A match with copies of its venue, teams, coaches and players")
+    record Match(@Schema(required = true) String id, @Schema(required = true) String name, EntityCopy venue,
+                 @Schema(required = true) TeamSheet team1, @Schema(required = true) TeamSheet team2) {
+    }
+
+    @Schema(name = "MatchTeamSheet", description = "One side of a match")
+    record TeamSheet(@Schema(required = true) boolean homeTeam, @Schema(required = true) EntityCopy team,
+                     EntityCopy coach, @Schema(required = true) List<PlayerSheet> players) {
+    }
+
+    @Schema(name = "MatchPlayer", description = "A player on a team sheet")
+    record PlayerSheet(@Schema(required = true) EntityCopy player, @Schema(required = true) int battingPosition,
+                       @Schema(required = true) boolean isCaptain) {
+    }
+
+    @Schema(name = "EntityCopy", description = "A copy of a referenced entity's display fields, kept in sync by cascades")
+    record EntityCopy(@Schema(required = true) String id) {
+    }
+
+    @Schema(name = "MatchAppearance", description = "A match a player is in, from the player's reference partition")
+    record Appearance(@Schema(required = true) String matchId, @Schema(required = true) String matchName,
+                      @Schema(required = true) int teamNumber, @Schema(required = true) int battingPosition,
+                      @Schema(required = true) boolean isCaptain) {
+    }
+
+    @Schema(name = "MatchAppearancePage", description = "One page of match appearances, and the cursor of the next page")
+    record AppearancePage(@Schema(required = true) List<Appearance> items, @Schema(required = true) String next) {
+    }
+}

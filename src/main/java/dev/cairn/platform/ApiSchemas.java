@@ -1,0 +1,66 @@
+package dev.cairn.platform;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The OpenAPI schemas of answers that are assembled as maps rather than records (cascade reports, jobs,
+ * references). They describe, never produce: every answer of the test suite is validated against them.
+ */
+public final class ApiSchemas {
+
+    private ApiSchemas() {
+    }
+
+    @Schema(name = "CascadeReport", description = "What a cascade did to the copies of the changed entity, and the entity")
+    public record CascadeReport(
+            @Schema(required = true, enumeration = {"eventual", "transactional"}) String mode,
+            @Schema(description = "The cascade job (eventual mode; null when no copy needed a change)") String job,
+            @Schema(enumeration = {"pending", "running", "done", "failed"}) String state,
+            @Schema(required = true) int matched,
+            @Schema(required = true) int updated,
+            @Schema(required = true) int skipped,
+            @Schema(required = true) int failed,
+            @Schema(required = true, description = "The first 50 copies that could not be updated, with the reason")
+            List<Map<String, String>> failedKeys,
+            @Schema(required = true, description = "The entity as it is now") Map<String, Object> entity) {
+    }
+
+    @Schema(name = "CascadeJob", description = "A cascade run as a durable job: its state and progress")
+    public record CascadeJob(
+            @Schema(required = true) String id,
+            @Schema(required = true, enumeration = {"pending", "running", "done", "failed"}) String state,
+            @Schema(required = true) CascadeJobSource source,
+            @Schema(required = true) int pages,
+            @Schema(required = true) int matched,
+            @Schema(required = true) int updated,
+            @Schema(required = true) int skipped,
+            @Schema(required = true) int failed,
+            @Schema(required = true) List<Map<String, String>> failedKeys,
+            String createdAt, String updatedAt, String finishedAt,
+            @Schema(description = "The replica that holds the job's lease") String owner,
+            String leaseUntil) {
+    }
+
+    @Schema(name = "CascadeJobSource", description = "The changed entity whose copies the job brings up to date")
+    public record CascadeJobSource(@Schema(required = true) String entity, @Schema(required = true) String id,
+                                   @Schema(required = true) long version) {
+    }
+
+    @Schema(name = "Reference", description = "An item that embeds copies of the entity, and the source version of each copy")
+    public record Reference(@Schema(required = true) String entityType, @Schema(required = true) String pk,
+                            @Schema(required = true) String sk,
+                            @Schema(required = true, description = "Copy attribute → the entity's version it copies")
+                            Map<String, Long> copies) {
+    }
+
+    @Schema(name = "ReferencePage", description = "One page of references, and the cursor of the next page")
+    public record ReferencePage(@Schema(required = true) List<Reference> items, @Schema(required = true) String next) {
+    }
+
+    @Schema(name = "CascadeJobPage", description = "One page of cascade jobs, and the cursor of the next page")
+    public record CascadeJobPage(@Schema(required = true) List<CascadeJob> items, @Schema(required = true) String next) {
+    }
+}

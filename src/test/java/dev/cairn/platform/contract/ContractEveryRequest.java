@@ -1,0 +1,52 @@
+package dev.cairn.platform.contract;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.junit.callback.QuarkusTestBeforeEachCallback;
+import io.quarkus.test.junit.callback.QuarkusTestMethodContext;
+import io.restassured.RestAssured;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+/**
+ * Before every {@code @QuarkusTest} method: every RestAssured exchange with the API is checked against the
+ * OpenAPI document the application serves (read once per application start), so a status, header or body the
+ * document does not describe fails the test that caused it.
+ */
+public class ContractEveryRequest implements QuarkusTestBeforeEachCallback {
+
+    private static final int MANAGEMENT_PORT = 9001;
+    private static volatile OpenApiValidationFilter installed;
+    private static volatile String servedBy;
+
+    @Override
+    public void beforeEach(QuarkusTestMethodContext context) {
+        int port = RestAssured.port;
+        // The served document can differ between test profiles (a restart); re-read it when the app restarted.
+        String app = System.identityHashCode(Thread.currentThread().getContextClassLoader()) + ":" + port;
+        if (installed == null || !app.equals(servedBy)) {
+            installed = new OpenApiValidationFilter(OpenApiContract.of(servedDocument()), port);
+            servedBy = app;
+        }
+        var filters = new java.util.ArrayList<>(RestAssured.filters());
+        filters.removeIf(f -> f instanceof OpenApiValidationFilter);
+        filters.add(installed);
+        RestAssured.replaceFiltersWith(filters);
+    }
+
+    static com.fasterxml.jackson.databind.JsonNode servedDocument() {
+        try {
+            var answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + MANAGEMENT_PORT + "/q/openapi?format=json")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new IllegalStateException("the OpenAPI document answered " + answer.statusCode());
+            }
+            return new ObjectMapper().readTree(answer.body());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the served OpenAPI document", e);
+        }
+    }
+}

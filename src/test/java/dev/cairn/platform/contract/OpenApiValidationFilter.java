@@ -1,0 +1,76 @@
+package dev.cairn.platform.contract;
+
+import io.restassured.filter.Filter;
+import io.restassured.filter.FilterContext;
+import io.restassured.response.Response;
+import io.restassured.specification.FilterableRequestSpecification;
+import io.restassured.specification.FilterableResponseSpecification;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A RestAssured filter that checks every exchange of the API port against the served OpenAPI document and fails
+ * the test that caused a disagreement. The management port, the console (a page, not part of the contract) and the
+ * test-only routes are not checked.
+ */
+public final class OpenApiValidationFilter implements Filter {
+
+    private final OpenApiContract contract;
+    private final int apiPort;
+
+    public OpenApiValidationFilter(OpenApiContract contract, int apiPort) {
+        this.contract = contract;
+        this.apiPort = apiPort;
+    }
+
+    @Override
+    public Response filter(FilterableRequestSpecification request, FilterableResponseSpecification responseSpec,
+                           FilterContext context) {
+        Response response = context.next(request, responseSpec);
+        URI uri;
+        try {
+            uri = URI.create(request.getURI());
+        } catch (IllegalArgumentException e) {
+            return response; // RestAssured sent what java.net.URI cannot parse; nothing to match it against
+        }
+        if (uri.getPort() != apiPort || uri.getRawPath() == null || uri.getRawPath().startsWith("/q/")
+                || uri.getRawPath().startsWith("/console") || uri.getRawPath().startsWith("/test-support/")) {
+            return response;
+        }
+        var headers = new LinkedHashMap<String, String>();
+        request.getHeaders().forEach(h -> headers.put(h.getName(), h.getValue()));
+        var answerHeaders = new LinkedHashMap<String, List<String>>();
+        response.getHeaders().forEach(h -> answerHeaders.computeIfAbsent(h.getName(), k -> new ArrayList<>()).add(h.getValue()));
+        Object body = request.getBody();
+        var exchange = new OpenApiContract.Request(request.getMethod(), uri.getRawPath(), query(uri.getRawQuery()), headers,
+                request.getContentType(), body == null ? null : body instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : body.toString());
+        var answer = new OpenApiContract.Answer(response.getStatusCode(), response.getContentType(), answerHeaders, response.asString());
+        var verdict = contract.check(exchange, answer);
+        if (!verdict.answer().isEmpty()) {
+            throw new AssertionError("The answer to " + request.getMethod() + " " + uri.getRawPath()
+                    + " disagrees with the OpenAPI document:\n  " + String.join("\n  ", verdict.answer())
+                    + (verdict.request().isEmpty() ? "" : "\n(the request itself: " + String.join("; ", verdict.request()) + ")"));
+        }
+        return response;
+    }
+
+    private static Map<String, List<String>> query(String raw) {
+        var out = new LinkedHashMap<String, List<String>>();
+        if (raw == null || raw.isEmpty()) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            out.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+        }
+        return out;
+    }
+}
