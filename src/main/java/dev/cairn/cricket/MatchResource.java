@@ -35,7 +35,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** The match aggregate over REST: ids in, full objects out; the ETag is the aggregate's version. */
-@Tag(name = "Cricket")
+@Tag(name = "Cricket", description = "Matches as aggregates (one partition each), and the teams, players, coaches and venues they copy")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class MatchResource {

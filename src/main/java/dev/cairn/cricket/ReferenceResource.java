@@ -45,7 +45,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /** The referenceable entities: teams, players, coaches and venues (1 call each). */
-@Tag(name = "Cricket")
+@Tag(name = "Cricket", description = "Matches as aggregates (one partition each), and the teams, players, coaches and venues they copy")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

@@ -51,7 +51,7 @@ import static dev.cairn.cricket.CricketModel.SELECTION_SPEC;
 import static dev.cairn.cricket.CricketModel.TEAM_REF;
 
 /** Squad selections: refs by id in, hydrated with ONE BatchGetItem, full team and player out. */
-@Tag(name = "Cricket")
+@Tag(name = "Cricket", description = "Matches as aggregates (one partition each), and the teams, players, coaches and venues they copy")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class SquadResource {

@@ -13,7 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** Every access pattern of every domain, with its exact DynamoDB request: no DynamoDB call at all. */
-@Tag(name = "Access patterns")
+@Tag(name = "Access patterns", description = "Every access pattern with its exact DynamoDB request")
 @Path("/access-patterns")
 @Produces(MediaType.APPLICATION_JSON)
 public class AccessPatternResource {

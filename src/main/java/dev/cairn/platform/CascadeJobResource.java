@@ -25,7 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Cascade jobs: one by id (1 GetItem), or a page of those in a state (1 Query per shard of the job index). */
-@Tag(name = "Cascades")
+@Tag(name = "Cascades", description = "Cascade jobs: the durable runs that bring copies up to date")
 @Path("/cascades")
 @Produces(MediaType.APPLICATION_JSON)
 public class CascadeJobResource {

@@ -83,11 +83,42 @@ public class OpenApiDocs implements OASFilter {
             }
             item.getOperations().forEach((method, operation) -> {
                 parameters(operation);
-                requestBody(openAPI, method, operation);
+                requestBody(openAPI, method, path, operation);
                 successes(method, operation);
                 problems(method, path, operation);
             });
         });
+        pruneUnusedSchemas(openAPI);
+    }
+
+    /** A schema only a derived one was made from (an entity whose merge patch is documented) is not shown. */
+    private static void pruneUnusedSchemas(OpenAPI openAPI) {
+        var schemas = openAPI.getComponents().getSchemas();
+        var used = new java.util.HashSet<String>();
+        var pending = new java.util.ArrayDeque<Schema>();
+        UnaryOperator<Schema> collect = schema -> {
+            if (schema.getRef() != null && used.add(name(schema.getRef())) && schemas.containsKey(name(schema.getRef()))) {
+                pending.add(schemas.get(name(schema.getRef())));
+            }
+            return schema;
+        };
+        openAPI.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
+            if (operation.getParameters() != null) {
+                operation.getParameters().forEach(parameter -> eachSchema(parameter.getSchema(), collect));
+            }
+            if (operation.getRequestBody() != null) {
+                eachMedia(operation.getRequestBody().getContent(), media -> eachSchema(media.getSchema(), collect));
+            }
+            if (operation.getResponses() != null) {
+                operation.getResponses().getAPIResponses().values().forEach(response -> eachMedia(response.getContent(), media -> eachSchema(media.getSchema(), collect)));
+            }
+        }));
+        openAPI.getComponents().getResponses().values().forEach(response -> eachMedia(response.getContent(), media -> eachSchema(media.getSchema(), collect)));
+        while (!pending.isEmpty()) {
+            eachSchema(pending.poll(), collect);
+        }
+        new ArrayList<>(schemas.keySet()).stream().filter(name -> !used.contains(name))
+                .forEach(name -> openAPI.getComponents().removeSchema(name));
     }
 
     // --- parameters --------------------------------------------------------------------------------------------
@@ -133,7 +164,7 @@ public class OpenApiDocs implements OASFilter {
 
     // --- request bodies ----------------------------------------------------------------------------------------
 
-    private static void requestBody(OpenAPI openAPI, PathItem.HttpMethod method, Operation operation) {
+    private static void requestBody(OpenAPI openAPI, PathItem.HttpMethod method, String path, Operation operation) {
         if (operation.getRequestBody() == null || operation.getRequestBody().getContent() == null) {
             return;
         }
@@ -143,8 +174,33 @@ public class OpenApiDocs implements OASFilter {
             } else if (method == PathItem.HttpMethod.PATCH && media.getSchema() != null
                     && media.getSchema().getRef() != null) {
                 media.setSchema(ref(mergePatchOf(openAPI, name(media.getSchema().getRef()))));
+            } else if (method == PathItem.HttpMethod.PUT && media.getSchema() != null && media.getSchema().getRef() != null) {
+                media.setSchema(ref(replacementOf(openAPI, name(media.getSchema().getRef()), lastParameter(path))));
             }
         });
+    }
+
+    /** A PUT takes the id from its path: in its body that field may be left out (but must not contradict it). */
+    private static String replacementOf(OpenAPI openAPI, String input, String pathField) {
+        var schemas = openAPI.getComponents().getSchemas();
+        Schema source = schemas.get(input);
+        if (pathField == null || source == null || source.getRequired() == null || !source.getRequired().contains(pathField)) {
+            return input;
+        }
+        String name = input.replace("Input", "") + "Replacement";
+        if (!schemas.containsKey(name)) {
+            Schema replacement = OASFactory.createSchema().addType(SchemaType.OBJECT)
+                    .description(input + " for a PUT: `" + pathField + "` comes from the path and may be left out")
+                    .properties(new LinkedHashMap<>(source.getProperties()))
+                    .required(source.getRequired().stream().filter(field -> !field.equals(pathField)).toList());
+            openAPI.getComponents().addSchema(name, replacement);
+        }
+        return name;
+    }
+
+    private static String lastParameter(String path) {
+        int open = path.lastIndexOf('{');
+        return open < 0 || !path.endsWith("}") ? null : path.substring(open + 1, path.length() - 1);
     }
 
     /** The RFC 7396 view of an entity schema: every field optional and nullable; nested objects merge the same way. */
@@ -330,11 +386,30 @@ public class OpenApiDocs implements OASFilter {
             }
             return schema;
         };
+        schemas.values().forEach(schema -> eachSchema(schema, rename));
         openAPI.getPaths().getPathItems().values().forEach(item -> item.getOperations().values().forEach(operation -> {
             if (operation.getResponses() != null) {
-                operation.getResponses().getAPIResponses().values().forEach(response -> eachMedia(response.getContent(), media -> rename.apply(media.getSchema())));
+                operation.getResponses().getAPIResponses().values().forEach(response -> eachMedia(response.getContent(), media -> eachSchema(media.getSchema(), rename)));
             }
         }));
+    }
+
+    /** Visits a schema and every schema nested in it. */
+    private static void eachSchema(Schema schema, UnaryOperator<Schema> visit) {
+        if (schema == null) {
+            return;
+        }
+        visit.apply(schema);
+        if (schema.getProperties() != null) {
+            schema.getProperties().values().forEach(property -> eachSchema(property, visit));
+        }
+        eachSchema(schema.getItems(), visit);
+        for (List<Schema> list : Arrays.asList(schema.getAnyOf(), schema.getAllOf(), schema.getOneOf())) {
+            if (list != null) {
+                list.forEach(nested -> eachSchema(nested, visit));
+            }
+        }
+        eachSchema(schema.getAdditionalPropertiesSchema(), visit);
     }
 
     private static boolean isPage(APIResponse response) {

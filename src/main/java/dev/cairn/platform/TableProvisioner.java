@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
@@ -51,7 +52,9 @@ public class TableProvisioner {
                 .onFailure(TableProvisioner::isMissing).recoverWithUni(() -> gateway
                         .createTable(TableSpec.createTableRequest(table))
                         .invoke(() -> LOG.infof("created DynamoDB table %s", table))
-                        .replaceWith(TableStatus.CREATING))
+                        .replaceWith(TableStatus.CREATING)
+                        // An attempt that timed out may have created it after all: the SDK's retry then finds it.
+                        .onFailure(TableProvisioner::alreadyExists).recoverWithItem(TableStatus.CREATING))
                 .chain(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem() : waitActive(table)
                         .chain(() -> gateway.updateTimeToLive(TableSpec.timeToLiveRequest(table)))
                         .invoke(() -> LOG.infof("finished jobs of %s expire by TTL on %s", table, TableSpec.EXPIRES_AT))
@@ -73,6 +76,10 @@ public class TableProvisioner {
 
     private static boolean isTransient(Throwable failure) {
         return failure instanceof CairnException ce && ce.error() instanceof dev.cairn.core.CairnError.ServiceUnavailable;
+    }
+
+    private static boolean alreadyExists(Throwable failure) {
+        return failure instanceof CairnException ce && ce.getCause() instanceof ResourceInUseException;
     }
 
     private static boolean isMissing(Throwable failure) {

@@ -50,7 +50,7 @@ import static dev.cairn.school.SchoolModel.ENROLLMENT;
 import static dev.cairn.school.SchoolModel.STUDENT;
 
 /** Seed 001: students and courses linked by enrollment edges, each direction one Query. */
-@Tag(name = "School")
+@Tag(name = "School", description = "Students and courses: a many-to-many relation as edge items and an inverted index")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class SchoolResource {
@@ -105,6 +105,7 @@ public class SchoolResource {
     @Path("students/{sid}/enrollments/{cid}")
     @Consumes(MediaType.APPLICATION_JSON)
     @APIResponse(responseCode = "201", description = "Enrolled", content = @Content(schema = @Schema(implementation = Enrollment.class)))
+    @RequestBody(required = false, content = @Content(schema = @Schema(implementation = Enrollment.New.class)))
     @Operation(operationId = "enrollStudent", summary = "Enroll a student in a course: the edge item, created only if absent")
     public Uni<RestResponse<Enrollment>> enroll(@RestPath String sid, @RestPath String cid,
                                                 @Valid Enrollment.New body, @Context UriInfo uri) {

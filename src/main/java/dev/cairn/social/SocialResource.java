@@ -1,5 +1,6 @@
 package dev.cairn.social;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -44,7 +45,7 @@ import static dev.cairn.social.SocialModel.POST_SPEC;
 import static dev.cairn.social.SocialModel.USER_SPEC;
 
 /** Seed 002: users, their posts, and comments on posts. */
-@Tag(name = "Social")
+@Tag(name = "Social", description = "Users, their posts and comments: one-to-many in one partition")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class SocialResource {
@@ -165,6 +166,8 @@ public class SocialResource {
     /** Oldest first, 1 Query per page; the first page also reads the post, so an unknown post is a 404. */
     @GET
     @Path("posts/{postId}/comments")
+    @APIResponse(responseCode = "404", description = "No such post")
+    @APIResponse(responseCode = "200", description = "One page of the comments, oldest first", content = @Content(schema = @Schema(ref = "PageCommentView")))
     @Operation(operationId = "listPostComments", summary = "A post's comments, oldest first")
     public Uni<Page<CommentView>> comments(@RestPath String postId, @RestQuery String limit, @RestQuery String cursor) {
         Http.id("postId", postId);

@@ -19,7 +19,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 import java.util.List;
 
 /** Projects across workspaces by status: a fan-out over the shards of gsi1 (eventually consistent), never a Scan. */
-@Tag(name = "Workspaces")
+@Tag(name = "Workspaces", description = "Workspaces and their projects, write-sharded for hot partitions")
 @Path("/projects")
 @Produces(MediaType.APPLICATION_JSON)
 public class ProjectResource {

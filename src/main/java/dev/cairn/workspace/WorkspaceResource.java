@@ -1,5 +1,6 @@
 package dev.cairn.workspace;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -49,7 +50,7 @@ import static dev.cairn.workspace.WorkspaceModel.PROJECT;
 import static dev.cairn.workspace.WorkspaceModel.WORKSPACE;
 
 /** Seed 000: workspaces and their projects, each access pattern one DynamoDB request. */
-@Tag(name = "Workspaces")
+@Tag(name = "Workspaces", description = "Workspaces and their projects, write-sharded for hot partitions")
 @Path("/workspaces")
 @WorkspaceScoped("id")
 @Produces(MediaType.APPLICATION_JSON)
@@ -201,6 +202,8 @@ public class WorkspaceResource {
      */
     @GET
     @Path("/{id}/projects")
+    @APIResponse(responseCode = "404", description = "No such workspace")
+    @APIResponse(responseCode = "200", description = "One page of the projects, newest first", content = @Content(schema = @Schema(ref = "PageProjectView")))
     @Operation(operationId = "listWorkspaceProjects", summary = "A workspace's projects, newest first, over all its shards")
     public Uni<Page<ProjectView>> listProjects(@RestPath String id, @RestQuery String limit, @RestQuery String cursor) {
         Http.id("id", id);

@@ -52,8 +52,11 @@ class OperationsResourceTest {
         assertThat(doc.getList("components.schemas.Problem.properties.code.enum", String.class))
                 .contains("NotFound", "ValidationFailed", "VersionConflict", "RefNotFound", "AggregateTransactionOverflow",
                         "CascadeTooLarge", "ServiceUnavailable");
-        assertThat(doc.getString("paths.'/matches/{id}'.get.responses.'200'.headers.X-DynamoDB-Calls.description")).isNotBlank();
-        assertThat(doc.getString("paths.'/matches/{id}'.get.responses.default.content.'application/problem+json'.schema.$ref"))
+        assertThat(doc.getString("paths.'/matches/{id}'.get.responses.'200'.headers.'X-DynamoDB-Calls'.$ref"))
+                .isEqualTo("#/components/headers/X-DynamoDB-Calls");
+        assertThat(doc.getString("components.headers.'X-DynamoDB-Calls'.description")).isNotBlank();
+        assertThat(doc.getString("paths.'/matches/{id}'.get.responses.'404'.$ref")).isEqualTo("#/components/responses/NotFound");
+        assertThat(doc.getString("components.responses.NotFound.content.'application/problem+json'.schema.$ref"))
                 .endsWith("/Problem");
         assertThat(doc.getList("paths.'/matches/{id}'.patch.parameters.name", String.class)).contains("If-Match");
         for (String cascading : List.of("/players/{id}", "/teams/{id}", "/coaches/{id}", "/venues/{id}", "/courses/{cid}",
@@ -66,7 +69,8 @@ class OperationsResourceTest {
         assertThat(doc.getString("components.securitySchemes.bearer.scheme")).isEqualTo("bearer");
         assertThat(doc.getString("components.securitySchemes.bearer.bearerFormat")).isEqualTo("JWT");
         assertThat(doc.getList("security")).isNotEmpty();
-        assertThat(doc.getString("paths.'/workspaces/{id}'.get.responses.'401'.content.'application/problem+json'.schema.$ref"))
+        assertThat(doc.getString("paths.'/workspaces/{id}'.get.responses.'401'.$ref")).isEqualTo("#/components/responses/Unauthorized");
+        assertThat(doc.getString("components.responses.Unauthorized.content.'application/problem+json'.schema.$ref"))
                 .endsWith("/Problem");
         Management.management().get("/q/swagger-ui/").then().statusCode(200);
     }

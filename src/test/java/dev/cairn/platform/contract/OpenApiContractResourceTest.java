@@ -64,6 +64,9 @@ class OpenApiContractResourceTest {
     @Test
     void everyRequestOfTheSuiteIsChecked() {
         assertThat(RestAssured.filters()).anyMatch(OpenApiValidationFilter.class::isInstance);
+        long before = OpenApiValidationFilter.CHECKED.get();
+        given().get("/teams/{id}", "contract-none-" + UUID.randomUUID()).then().statusCode(404);
+        assertThat(OpenApiValidationFilter.CHECKED.get()).isEqualTo(before + 1);
     }
 
     @Test
