@@ -4,29 +4,28 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.List;
 
-/** The OpenAPI schemas of the match aggregate's answers, which the aggregate engine assembles as maps. */
+/**
+ * The OpenAPI schemas of the match aggregate's answers, which the aggregate engine assembles as maps. The venue,
+ * teams, coaches and players in a match are copies of those entities, kept in sync by cascades.
+ */
 final class MatchSchemas {
 
     private MatchSchemas() {
     }
 
     @Schema(name = "Match", description = "A match with copies of its venue, teams, coaches and players")
-    record Match(@Schema(required = true) String id, @Schema(required = true) String name, EntityCopy venue,
+    record Match(@Schema(required = true) String id, @Schema(required = true) String name, Venue venue,
                  @Schema(required = true) TeamSheet team1, @Schema(required = true) TeamSheet team2) {
     }
 
     @Schema(name = "MatchTeamSheet", description = "One side of a match")
-    record TeamSheet(@Schema(required = true) boolean homeTeam, @Schema(required = true) EntityCopy team,
-                     EntityCopy coach, @Schema(required = true) List<PlayerSheet> players) {
+    record TeamSheet(@Schema(required = true) boolean homeTeam, @Schema(required = true) Team team,
+                     Coach coach, @Schema(required = true) List<PlayerSheet> players) {
     }
 
     @Schema(name = "MatchPlayer", description = "A player on a team sheet")
-    record PlayerSheet(@Schema(required = true) EntityCopy player, @Schema(required = true) int battingPosition,
+    record PlayerSheet(@Schema(required = true) Player player, @Schema(required = true) int battingPosition,
                        @Schema(required = true) boolean isCaptain) {
-    }
-
-    @Schema(name = "EntityCopy", description = "A copy of a referenced entity's display fields, kept in sync by cascades")
-    record EntityCopy(@Schema(required = true) String id) {
     }
 
     @Schema(name = "MatchAppearance", description = "A match a player is in, from the player's reference partition")

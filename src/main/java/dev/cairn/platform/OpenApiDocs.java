@@ -77,6 +77,7 @@ public class OpenApiDocs implements OASFilter {
         sharedComponents(openAPI);
         renamePages(openAPI);
         components.getSchemas().values().forEach(OpenApiDocs::optionalMayBeNull);
+        components.getSchemas().values().forEach(OpenApiDocs::closed);
         openAPI.getPaths().getPathItems().forEach((path, item) -> {
             if (path.startsWith("/q/")) {
                 return;
@@ -189,7 +190,7 @@ public class OpenApiDocs implements OASFilter {
         }
         String name = input.replace("Input", "") + "Replacement";
         if (!schemas.containsKey(name)) {
-            Schema replacement = OASFactory.createSchema().addType(SchemaType.OBJECT)
+            Schema replacement = OASFactory.createSchema().addType(SchemaType.OBJECT).additionalPropertiesBoolean(Boolean.FALSE)
                     .description(input + " for a PUT: `" + pathField + "` comes from the path and may be left out")
                     .properties(new LinkedHashMap<>(source.getProperties()))
                     .required(source.getRequired().stream().filter(field -> !field.equals(pathField)).toList());
@@ -214,7 +215,9 @@ public class OpenApiDocs implements OASFilter {
         if (schemas.containsKey(name)) {
             return name;
         }
+        // Removing a field the entity does not have is a no-op the service accepts: other members may only be null.
         Schema patch = OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .additionalPropertiesSchema(OASFactory.createSchema().addType(SchemaType.NULL))
                 .description("RFC 7396 merge patch of " + entity + ": fields to change; null removes an optional field");
         openAPI.getComponents().addSchema(name, patch);
         source.getProperties().forEach((field, property) -> {
@@ -425,6 +428,17 @@ public class OpenApiDocs implements OASFilter {
         return !name.endsWith(PAGE_SUFFIX) && !UNVERSIONED.contains(name);
     }
 
+    /**
+     * An object with declared fields has no others: answers send exactly these, and requests with an unknown field
+     * are refused (Jackson fails on unknown properties). Maps declare their values instead.
+     */
+    private static void closed(Schema schema) {
+        if (schema.getProperties() != null && !schema.getProperties().isEmpty()
+                && schema.getAdditionalPropertiesSchema() == null && schema.getAdditionalPropertiesBoolean() == null) {
+            schema.setAdditionalPropertiesBoolean(Boolean.FALSE);
+        }
+    }
+
     /** JSON answers write null for absent fields: a property that is not required may be null. */
     private static void optionalMayBeNull(Schema schema) {
         if (schema.getProperties() == null) {
@@ -457,19 +471,45 @@ public class OpenApiDocs implements OASFilter {
                 .filter(name -> !name.equals("FieldError") && !name.equals("ActionFailure")).sorted().toList();
     }
 
+    /** The problem's members; those after {@code code} are the extensions some codes add (CairnError.extensions). */
     private static Schema problemSchema() {
+        Schema integer = OASFactory.createSchema().addType(SchemaType.INTEGER);
+        Schema stringMap = OASFactory.createSchema().addType(SchemaType.OBJECT).additionalPropertiesSchema(string());
         return OASFactory.createSchema().addType(SchemaType.OBJECT)
-                .description("RFC 9457 problem details with Cairn's stable code; further members per code (e.g. `errors`, `failures`)")
+                .description("RFC 9457 problem details with Cairn's stable code, and the members some codes add")
                 .addProperty("type", string())
                 .addProperty("title", string())
                 .addProperty("status", OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(java.math.BigDecimal.valueOf(400)).maximum(java.math.BigDecimal.valueOf(599)))
                 .addProperty("detail", string())
                 .addProperty("instance", string())
                 .addProperty("code", string().enumeration(List.copyOf(codes())))
-                .addProperty("errors", OASFactory.createSchema().addType(SchemaType.ARRAY)
+                .addProperty("errors", OASFactory.createSchema().addType(SchemaType.ARRAY).description("ValidationFailed: each field and what is wrong with it")
                         .items(OASFactory.createSchema().addType(SchemaType.OBJECT)
                                 .addProperty("field", string()).addProperty("message", string())
                                 .required(List.of("field", "message"))))
+                .addProperty("requiredRole", string().description("Forbidden: the role the operation needs"))
+                .addProperty("expectedVersion", integer.description("VersionConflict: the version If-Match or the write expected"))
+                .addProperty("actualVersion", OASFactory.createSchema().addType(SchemaType.INTEGER).description("VersionConflict: the current version"))
+                .addProperty("field", string().description("RefNotFound: the input field holding the reference"))
+                .addProperty("refId", string().description("RefNotFound: the id that names nothing"))
+                .addProperty("refEntity", string().description("RefNotFound: the entity type it should name"))
+                .addProperty("missing", OASFactory.createSchema().addType(SchemaType.ARRAY).items(stringMap)
+                        .description("RefNotFound: every missing reference (field, refId, refEntity)"))
+                .addProperty("aggregate", string().description("Aggregate errors: the aggregate type"))
+                .addProperty("group", string().description("AggregateTransactionOverflow: the write group that is too large"))
+                .addProperty("itemCount", OASFactory.createSchema().addType(SchemaType.INTEGER))
+                .addProperty("limit", OASFactory.createSchema().addType(SchemaType.INTEGER))
+                .addProperty("member", string().description("AggregateDecompositionError: the member that cannot be stored"))
+                .addProperty("reason", string().description("AggregateAssemblyError: why the stored aggregate cannot be read"))
+                .addProperty("actions", OASFactory.createSchema().addType(SchemaType.INTEGER))
+                .addProperty("count", OASFactory.createSchema().addType(SchemaType.INTEGER).description("StillReferenced: the items that embed the entity"))
+                .addProperty("sizeBytes", OASFactory.createSchema().addType(SchemaType.INTEGER))
+                .addProperty("limitBytes", OASFactory.createSchema().addType(SchemaType.INTEGER))
+                .addProperty("failures", OASFactory.createSchema().addType(SchemaType.ARRAY)
+                        .description("TransactionCanceled: the actions that failed, by index, key and reason")
+                        .items(OASFactory.createSchema().addType(SchemaType.OBJECT)
+                                .addProperty("index", OASFactory.createSchema().addType(SchemaType.INTEGER))
+                                .addProperty("pk", string()).addProperty("sk", string()).addProperty("reason", string())))
                 .required(List.of("type", "title", "status", "code"));
     }
 
