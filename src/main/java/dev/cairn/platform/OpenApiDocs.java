@@ -215,10 +215,11 @@ public class OpenApiDocs implements OASFilter {
         if (schemas.containsKey(name)) {
             return name;
         }
-        // Removing a field the entity does not have is a no-op the service accepts: other members may only be null.
+        // Left open: removing a field the entity does not have ({"x": null}) is a no-op the service accepts, and
+        // `additionalProperties: {type: null}` would say so exactly but breaks openapi-generator's Java models.
         Schema patch = OASFactory.createSchema().addType(SchemaType.OBJECT)
-                .additionalPropertiesSchema(OASFactory.createSchema().addType(SchemaType.NULL))
-                .description("RFC 7396 merge patch of " + entity + ": fields to change; null removes an optional field");
+                .description("RFC 7396 merge patch of " + entity + ": fields to change; null removes an optional field."
+                        + " Any other member must be null (a no-op); a non-null unknown member is refused (400)");
         openAPI.getComponents().addSchema(name, patch);
         source.getProperties().forEach((field, property) -> {
             Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : property;
