@@ -24,6 +24,11 @@ public final class OpenApiValidationFilter implements Filter {
     /** Exchanges checked so far in this JVM: proves the filter is in the path of the suite's requests. */
     static final java.util.concurrent.atomic.AtomicLong CHECKED = new java.util.concurrent.atomic.AtomicLong();
 
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+                System.out.println("OpenAPI contract: " + CHECKED.get() + " exchanges checked against the served document")));
+    }
+
     private final OpenApiContract contract;
     private final int managementPort;
 
