@@ -32,7 +32,9 @@ public final class EmbeddedDynamoDb implements AutoCloseable {
      * @param dataDir where to keep the data, or null for an in-memory instance
      */
     public static EmbeddedDynamoDb start(int port, Path dataDir) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-disableTelemetry", "-sharedDb", "-port", "65000"));
+        // DynamoDB Local's banner prints its -port: give it the port it will really serve (a free one for port 0).
+        int serving = port != 0 ? port : freePort();
+        List<String> args = new ArrayList<>(List.of("-disableTelemetry", "-sharedDb", "-port", Integer.toString(serving)));
         if (dataDir == null) {
             args.add("-inMemory");
         } else {
@@ -40,12 +42,18 @@ public final class EmbeddedDynamoDb implements AutoCloseable {
             args.addAll(List.of("-dbPath", dataDir.toAbsolutePath().toString()));
         }
         DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args.toArray(String[]::new));
-        // The CLI has no host option and rejects port 0 (its -port is a placeholder): set both on the Jetty connector before it starts.
+        // The CLI has no host option: bind the Jetty connector to loopback before it starts.
         ServerConnector connector = (ServerConnector) jettyServer(proxy).getConnectors()[0];
         connector.setHost("127.0.0.1");
-        connector.setPort(port);
+        connector.setPort(serving);
         proxy.start();
         return new EmbeddedDynamoDb(proxy, connector.getLocalPort());
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     private static Server jettyServer(DynamoDBProxyServer proxy) throws ReflectiveOperationException {
