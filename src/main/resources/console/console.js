@@ -55,17 +55,72 @@ function colour(badge) {
   return badge;
 }
 
-function itemTable(items, keyColumn = 'sk') {
-  const body = el('tbody');
-  items.forEach(item => body.append(el('tr', { class: 'item', 'data-sk': item.sk ?? '', 'data-pk': item.pk ?? '', 'data-group': item.group ?? '' },
-    el('td', { class: 'key' }, keyColumn === 'pk' ? `${item.pk} · ${item.sk}` : item.sk),
-    el('td', {}, colour(typeBadge(item.type))),
-    el('td', {}, item.version ?? ''),
-    el('td', { class: 'attrs' }, JSON.stringify(item.attributes)))));
-  return el('table', { class: 'grid' },
-    el('thead', {}, el('tr', {}, el('th', {}, keyColumn === 'pk' ? 'pk · sk' : 'sk'), el('th', {}, 'type'), el('th', {}, 'version'), el('th', {}, 'attributes'))),
-    body);
+// Attributes Cairn keeps for itself (index keys, copy context and versions, leases, undo records): dimmed, and
+// shown only with "system attributes" ticked.
+const isSystem = name => name.startsWith('_') || /^gsi\d+(pk|sk)$/.test(name);
+
+// DynamoDB JSON ({"S": …}, {"N": …}, {"M": {…}}, {"L": […]}) as a plain value, for copying and long views.
+function plainOf(value) {
+  const [type, v] = Object.entries(value)[0];
+  if (type === 'M') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainOf(x)]));
+  if (type === 'L') return v.map(plainOf);
+  if (type === 'N') return Number(v);
+  if (type === 'NULL') return null;
+  return v;
 }
+
+// One cell: the DynamoDB type, then the value; a long value or a map or list folds behind its first characters.
+function typedCell(value) {
+  const [type] = Object.keys(value);
+  const plain = plainOf(value);
+  const text = typeof plain === 'string' ? plain : JSON.stringify(plain);
+  const tag = el('span', { class: 'dtype dtype-' + type }, type);
+  if (text.length <= 40) return el('span', { class: 'value' }, tag, text);
+  return el('details', { class: 'value' }, el('summary', {}, tag, text.slice(0, 36) + '…'),
+    el('pre', { class: 'long' }, JSON.stringify(plain, null, 2)));
+}
+
+// The item as DynamoDB JSON: what `aws dynamodb get-item` prints.
+function itemJson(item) {
+  const out = { pk: { S: item.pk }, sk: { S: item.sk } };
+  if (item.type != null) out._type = { S: item.type };
+  if (item.version != null) out._version = { N: String(item.version) };
+  return JSON.stringify(Object.assign(out, item.attributes), null, 2);
+}
+
+// A table browser's grid: pk, sk, type and version first, then one column per attribute of the items shown.
+function itemTable(items) {
+  const names = [...new Set(items.flatMap(item => Object.keys(item.attributes || {})))]
+    .sort((a, b) => (isSystem(a) - isSystem(b)) || a.localeCompare(b));
+  const head = el('tr', {}, el('th', { 'data-attr': 'pk' }, 'pk'), el('th', { 'data-attr': 'sk' }, 'sk'),
+    el('th', {}, 'type'), el('th', {}, 'version'),
+    names.map(n => el('th', { class: isSystem(n) ? 'system' : '', 'data-attr': n }, n)), el('th', {}, ''));
+  const body = el('tbody');
+  items.forEach(item => {
+    const copy = el('button', { class: 'copy', type: 'button', title: 'Copy the item as DynamoDB JSON' }, 'copy');
+    copy.addEventListener('click', async () => {
+      try { await navigator.clipboard.writeText(itemJson(item)); copy.textContent = 'copied'; } catch { copy.textContent = 'not allowed'; }
+    });
+    body.append(el('tr', { class: 'item', 'data-sk': item.sk ?? '', 'data-pk': item.pk ?? '', 'data-group': item.group ?? '' },
+      el('td', { class: 'key' }, item.pk), el('td', { class: 'key' }, item.sk),
+      el('td', {}, colour(typeBadge(item.type))), el('td', {}, item.version ?? ''),
+      names.map(n => el('td', { class: 'attr' + (isSystem(n) ? ' system' : ''), 'data-attr': n },
+        item.attributes && item.attributes[n] ? typedCell(item.attributes[n]) : '')),
+      el('td', {}, copy)));
+  });
+  return el('div', { class: 'grid-wrap' }, el('table', { class: 'grid' }, el('thead', {}, head), body));
+}
+
+// The entity types on screen, in their colours.
+function legend(items) {
+  const types = [...new Set(items.map(item => item.type ?? '—'))].sort();
+  return el('div', { class: 'legend' }, 'types: ', types.map(t => colour(typeBadge(t))));
+}
+
+const systemToggle = $('#show-system');
+const applySystemToggle = () => document.body.classList.toggle('hide-system', !systemToggle.checked);
+systemToggle.addEventListener('change', applySystemToggle);
+applySystemToggle();
 
 // --- Collections ---------------------------------------------------------------------------------------------
 const collection = { items: [], next: null, query: null, aggregate: null, pk: null };
@@ -106,7 +161,8 @@ function renderCollection() {
   const root = $('#collection');
   root.textContent = '';
   const block = el('div', { class: 'collection', 'data-pk': collection.pk },
-    el('div', { class: 'pk' }, `pk = ${collection.pk}`, collection.aggregate ? ` · aggregate ${collection.aggregate}` : ''));
+    el('div', { class: 'pk' }, `pk = ${collection.pk}`, collection.aggregate ? ` · aggregate ${collection.aggregate}` : ''),
+    legend(collection.items));
   if (collection.aggregate) {
     const groups = new Map();
     collection.items.forEach(item => {
@@ -123,6 +179,19 @@ function renderCollection() {
   root.append(block);
 }
 
+// Post and project ids are generated: the examples are alice's newest post and acme's newest project.
+async function resolveDemoIds() {
+  const [posts, projects] = await Promise.all([call('/users/alice/posts?limit=1'), call('/workspaces/acme/projects?limit=1')]);
+  const link = $('.examples a[data-kind="post"]');
+  if (posts.ok && posts.body.items.length) {
+    EXAMPLES.postId = posts.body.items[0].postId;
+    link.dataset.id = EXAMPLES.postId;
+  } else {
+    link.hidden = true;
+  }
+  if (projects.ok && projects.body.items.length) EXAMPLES.projectId = projects.body.items[0].id;
+}
+
 $('#collection-form').addEventListener('submit', e => { e.preventDefault(); openCollection(null); });
 $('#collection-more').addEventListener('click', () => openCollection(collection.next));
 document.querySelectorAll('.examples a').forEach(a => a.addEventListener('click', e => {
@@ -133,13 +202,15 @@ document.querySelectorAll('.examples a').forEach(a => a.addEventListener('click'
 }));
 
 // --- Access patterns -----------------------------------------------------------------------------------------
-// Example values for route parameters, from the dev-mode demo data.
-const EXAMPLES = { id: 'acme', cid: 'math204', sid: 's-ada', uid: 'alice', postId: 'p1', status: 'ACTIVE',
-  squadId: 'aus#2024-25#BGT', playerId: 'smith', kind: 'players' };
+// Example values for route parameters, from the dev-mode demo data; generated ids are looked up (resolveDemoIds).
+const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', postId: '', projectId: '', status: 'ACTIVE',
+  squadId: 'aus#2024-25#BGT', playerId: 'kohli-01' };
+const ID_BY_ROUTE = { '/matches/': 'bgt-2025-test-1', '/courses/': 'math204', '/players/': 'kohli-01', '/teams/': 'aus',
+  '/users/': 'alice', '/workspaces/': 'acme' };
 function exampleFor(route, name) {
-  if (name === 'id' && route.includes('/matches/')) return 'bgt-2025-test-1';
-  if (name === 'id' && route.includes('/courses/')) return 'math204';
-  return EXAMPLES[name] ?? '';
+  if (name !== 'id') return EXAMPLES[name] ?? '';
+  const prefix = Object.keys(ID_BY_ROUTE).find(p => route.includes(p));
+  return prefix ? ID_BY_ROUTE[prefix] : '';
 }
 
 async function loadPatterns() {
@@ -150,7 +221,7 @@ async function loadPatterns() {
   r.body.forEach(p => {
     const row = el('tr', { 'data-name': p.name },
       el('td', {}, p.name), el('td', { class: 'key' }, p.route), el('td', {}, p.operation),
-      el('td', {}, `${p.table} / ${p.index}`), el('td', { class: 'key' }, p.keyCondition));
+      el('td', {}, `${p.table} / ${p.index}`), el('td', { class: 'key readable' }, p.readableKeyCondition));
     row.addEventListener('click', () => showPattern(p));
     body.append(row);
   });
@@ -179,7 +250,8 @@ function showPattern(p) {
     result.textContent = JSON.stringify(r.body, null, 2);
   });
   detail.append(el('h3', { id: 'pattern-name' }, p.name), el('div', { class: 'key' }, p.route),
-    el('p', {}, `${p.operation} on ${p.table} (${p.index}) · key condition `, el('code', {}, p.keyCondition)),
+    el('p', {}, `${p.operation} on ${p.table} (${p.index}) · key condition `,
+      el('code', { id: 'pattern-readable' }, p.readableKeyCondition), ' — as sent: ', el('code', {}, p.keyCondition)),
     el('div', { class: 'query' }, inputs, run, p.runnable ? '' : ' (writes are not run from the console)'),
     meta, result,
     el('h4', {}, 'Placeholders'), el('pre', {}, JSON.stringify({ names: p.names, values: p.values }, null, 2)),
@@ -203,7 +275,7 @@ async function queryIndex(cursor) {
   const root = $('#index-result');
   root.textContent = '';
   root.append(el('div', { class: 'collection' }, el('div', { class: 'pk' }, `${r.body.index} pk = ${r.body.pk}`),
-    itemTable(indexState.items, 'pk')));
+    legend(indexState.items), itemTable(indexState.items)));
   setStatus(status, el('span', {}, `${plural(indexState.items.length, 'item')} · this page: `, el('span', { class: 'calls', id: 'index-calls' }, cost(r))));
   $('#index-more').hidden = !indexState.next;
 }
@@ -250,3 +322,4 @@ document.querySelectorAll('.tab').forEach(tab => tab.addEventListener('click', (
 }));
 
 loadKinds();
+resolveDemoIds();

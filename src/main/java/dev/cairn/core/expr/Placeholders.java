@@ -47,4 +47,20 @@ public final class Placeholders {
     public Map<String, AttributeValue> values() {
         return values.isEmpty() ? null : Map.copyOf(values);
     }
+
+    /**
+     * An expression with its placeholders put back ({@code #n0 = :v0} → {@code pk = CRS#math204}), for people to
+     * read; never sent. Longer placeholders first, so {@code :v10} is not read as {@code :v1} followed by 0.
+     */
+    public static String readable(String expression, Map<String, String> names, Map<String, String> values) {
+        String text = expression;
+        for (Map<String, String> map : java.util.List.of(names, values)) {
+            var keys = new java.util.ArrayList<>(map.keySet());
+            keys.sort(java.util.Comparator.comparingInt(String::length).reversed());
+            for (String key : keys) {
+                text = text.replace(key, map.get(key));
+            }
+        }
+        return text;
+    }
 }

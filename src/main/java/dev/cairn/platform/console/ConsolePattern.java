@@ -1,5 +1,6 @@
 package dev.cairn.platform.console;
 
+import dev.cairn.core.expr.Placeholders;
 import dev.cairn.core.query.AccessPattern;
 
 import java.util.ArrayList;
@@ -9,11 +10,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An access pattern as the console shows it: where it reads (table or index), its key condition and placeholder
- * maps, the SDK request as JSON and as Java, and the route's parameters if the console may run it (GET only).
+ * An access pattern as the console shows it: where it reads (table or index), its key condition (as sent, and with
+ * its placeholders put back for reading) and placeholder maps, the SDK request as JSON and as Java, and the route's parameters if the console may run it (GET only).
  */
 public record ConsolePattern(String name, String route, String operation, String table, String index,
-                             String keyCondition, Map<String, Object> names, Map<String, Object> values,
+                             String keyCondition, String readableKeyCondition, Map<String, Object> names,
+                             Map<String, Object> values,
                              Map<String, Object> request, String java, boolean runnable, List<String> parameters) {
 
     private static final Pattern PARAMETER = Pattern.compile("\\{([A-Za-z]+)}");
@@ -27,13 +29,37 @@ public record ConsolePattern(String name, String route, String operation, String
         while (m.find()) {
             parameters.add(m.group(1));
         }
-        String keyCondition = pattern.operation().equals("GetItem") ? "Key = " + request.get("Key")
-                : (String) request.get("KeyConditionExpression");
+        var names = (Map<String, Object>) request.getOrDefault("ExpressionAttributeNames", Map.of());
+        var values = (Map<String, Object>) request.getOrDefault("ExpressionAttributeValues", Map.of());
+        boolean get = pattern.operation().equals("GetItem");
+        String keyCondition = get ? "Key = " + request.get("Key") : (String) request.get("KeyConditionExpression");
+        String readable = get ? readableKey((Map<String, Object>) request.get("Key"))
+                : Placeholders.readable(keyCondition, strings(names), scalars(values));
         return new ConsolePattern(pattern.name(), pattern.route(), pattern.operation(),
-                (String) request.get("TableName"), index == null ? "table" : index, keyCondition,
-                (Map<String, Object>) request.getOrDefault("ExpressionAttributeNames", Map.of()),
-                (Map<String, Object>) request.getOrDefault("ExpressionAttributeValues", Map.of()),
+                (String) request.get("TableName"), index == null ? "table" : index, keyCondition, readable, names, values,
                 request, java(pattern.operation(), request), pattern.route().startsWith("GET "), parameters);
+    }
+
+    /** {@code {pk: {S: X}, sk: {S: Y}}} → {@code pk = X AND sk = Y}. */
+    private static String readableKey(Map<String, Object> key) {
+        var parts = new ArrayList<String>();
+        scalars(key).forEach((name, value) -> parts.add(name + " = " + value));
+        return String.join(" AND ", parts);
+    }
+
+    private static Map<String, String> strings(Map<String, Object> names) {
+        var out = new java.util.LinkedHashMap<String, String>();
+        names.forEach((k, v) -> out.put(k, String.valueOf(v)));
+        return out;
+    }
+
+    /** {@code {":v0": {"S": "CRS#math204"}}} → {@code {":v0": "CRS#math204"}}. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> scalars(Map<String, Object> typed) {
+        var out = new java.util.TreeMap<String, String>();
+        typed.forEach((k, v) -> out.put(k, v instanceof Map<?, ?> m && !m.isEmpty()
+                ? String.valueOf(((Map<String, Object>) m).values().iterator().next()) : String.valueOf(v)));
+        return out;
     }
 
     /** The same request written with the AWS SDK v2 builders. */

@@ -182,19 +182,32 @@ public class ConsoleResource {
         item.forEach((name, value) -> {
             if (!name.equals(TableSpec.PK) && !name.equals(TableSpec.SK) && !name.equals(TableSpec.TYPE)
                     && !name.equals(TableSpec.VERSION)) {
-                attributes.put(name, plain(value));
+                attributes.put(name, typed(value));
             }
         });
         row.put("attributes", attributes);
         return row;
     }
 
-    private static Object plain(AttributeValue value) {
-        try {
-            return dev.cairn.core.aggregate.JsonAttributes.fromAttribute(value);
-        } catch (IllegalArgumentException e) {
-            return value.toString();
-        }
+    /** DynamoDB JSON, as the desktop table browsers show it: {"S": ...}, {"N": ...}, {"M": {...}}, {"L": [...]}. */
+    static Object typed(AttributeValue value) {
+        return switch (value.type()) {
+            case S -> Map.of("S", value.s());
+            case N -> Map.of("N", value.n());
+            case BOOL -> Map.of("BOOL", value.bool());
+            case NUL -> Map.of("NULL", true);
+            case M -> {
+                var members = new TreeMap<String, Object>();
+                value.m().forEach((name, member) -> members.put(name, typed(member)));
+                yield Map.of("M", members);
+            }
+            case L -> Map.of("L", value.l().stream().map(ConsoleResource::typed).toList());
+            case SS -> Map.of("SS", value.ss());
+            case NS -> Map.of("NS", value.ns());
+            case B -> Map.of("B", value.b().asByteArray());
+            case BS -> Map.of("BS", value.bs().stream().map(b -> b.asByteArray()).toList());
+            default -> Map.of("S", value.toString());
+        };
     }
 
     private static String text(AttributeValue value) {

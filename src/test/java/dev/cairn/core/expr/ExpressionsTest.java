@@ -76,4 +76,17 @@ class ExpressionsTest {
         assertThat(SortCondition.ge("a").render("sk", p)).isEqualTo("#n0 >= :v4");
         assertThat(SortCondition.between("a", "b").render("sk", p)).isEqualTo("#n0 BETWEEN :v5 AND :v6");
     }
+
+    @Test
+    void aReadableExpressionHasItsNamesAndValuesBackLongestPlaceholderFirst() {
+        var names = new java.util.LinkedHashMap<String, String>();
+        var values = new java.util.LinkedHashMap<String, String>();
+        names.put("#n0", "pk");
+        names.put("#n1", "sk");
+        for (int i = 0; i <= 10; i++) {
+            values.put(":v" + i, "V" + i);
+        }
+        assertThat(Placeholders.readable("#n0 = :v1 AND begins_with(#n1, :v10)", names, values))
+                .isEqualTo("pk = V1 AND begins_with(sk, V10)");
+    }
 }

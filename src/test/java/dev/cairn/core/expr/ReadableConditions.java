@@ -1,7 +1,6 @@
 package dev.cairn.core.expr;
 
 import dev.cairn.core.write.WriteAction;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** A write's condition as DynamoDB receives it, with names and values put back in, for tests to read. */
 public final class ReadableConditions {
@@ -12,17 +11,10 @@ public final class ReadableConditions {
     public static String of(WriteAction action) {
         var p = new Placeholders();
         String text = action.condition().render(p);
-        if (p.names() != null) {
-            for (var e : p.names().entrySet()) {
-                text = text.replace(e.getKey(), e.getValue());
-            }
-        }
+        var values = new java.util.LinkedHashMap<String, String>();
         if (p.values() != null) {
-            for (var e : p.values().entrySet()) {
-                AttributeValue v = e.getValue();
-                text = text.replace(e.getKey(), v.s() != null ? "'" + v.s() + "'" : v.n());
-            }
+            p.values().forEach((key, v) -> values.put(key, v.s() != null ? "'" + v.s() + "'" : v.n()));
         }
-        return text;
+        return Placeholders.readable(text, p.names() == null ? java.util.Map.of() : p.names(), values);
     }
 }

@@ -112,9 +112,32 @@ class ConsoleBrowserTest {
         }
         assertThat(browser.findElement(By.cssSelector(".collection .pk")).getText()).contains("MATCH#bgt-2025-test-1");
         assertThat(browser.findElement(By.id("collection-calls")).getText()).matches("1 call( · [0-9.]+ capacity units)?");
+        // A grid: pk and sk first, one column per attribute, values typed, system attributes behind the toggle.
+        assertThat(browser.findElement(By.cssSelector(".group[data-group='team1'] th[data-attr='pk']")).isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.cssSelector(".group[data-group='team1'] th[data-attr='sk']")).isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.cssSelector("td[data-attr='battingPosition'] .dtype")).getText()).isEqualTo("N");
+        assertThat(browser.findElement(By.cssSelector(".legend")).getText()).contains("MatchPlayer");
+        WebElement context = browser.findElement(By.cssSelector("th[data-attr='_ctx']"));
+        assertThat(context.isDisplayed()).isFalse();
         screenshot("collection");
+        browser.findElement(By.id("show-system")).click();
+        assertThat(context.isDisplayed()).isTrue();
+        screenshot("collection-system-attributes");
+        browser.findElement(By.id("show-system")).click();
+        assertThat(context.isDisplayed()).isFalse();
+
+        // The post example names a post of the demo data (post ids are generated, so it is looked up).
+        WebElement post = browser.findElement(By.cssSelector(".examples a[data-kind='post']"));
+        waiting().until(driver -> !post.getAttribute("data-id").isEmpty());
+        post.click();
+        waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".collection .pk"), "POST#"));
+        assertThat(browser.findElements(By.cssSelector(".collection tr.item"))).isNotEmpty();
 
         browser.findElement(By.id("tab-patterns")).click();
+        WebElement roster = waiting().until(ExpectedConditions.visibilityOfElementLocated(
+                By.xpath("//tr[td[2][text()='GET /courses/{cid}/students']]/td[contains(@class,'readable')]")));
+        assertThat(roster.getText()).contains("CRS#math204").doesNotContain(":v");
+        screenshot("access-patterns");
         waiting().until(ExpectedConditions.elementToBeClickable(
                 By.cssSelector("tr[data-name='List projects newest first']"))).click();
         WebElement id = waiting().until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("input[data-param='id']")));
@@ -126,6 +149,25 @@ class ConsoleBrowserTest {
         assertThat(browser.findElement(By.id("pattern-result")).getText()).contains("Website relaunch");
         assertThat(browser.findElement(By.cssSelector("#pattern-detail pre.java")).getText()).contains("QueryRequest.builder()");
         screenshot("access-pattern");
+
+        // Every GET pattern runs as it opens, on the demo data's ids: none answers anything but 200.
+        List<WebElement> patterns = browser.findElements(By.cssSelector("#patterns tbody tr"));
+        int runs = 0;
+        for (int i = 0; i < patterns.size(); i++) {
+            WebElement row = browser.findElements(By.cssSelector("#patterns tbody tr")).get(i);
+            String name = row.getAttribute("data-name");
+            row.click();
+            WebElement run = waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("pattern-run")));
+            if (!run.isEnabled()) {
+                continue;
+            }
+            run.click();
+            WebElement meta = waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("pattern-calls")));
+            assertThat(browser.findElement(By.id("pattern-meta")).getText()).as(name).contains("→ 200");
+            assertThat(meta.getText()).as(name).matches("[1-9][0-9]* calls?");
+            runs++;
+        }
+        assertThat(runs).isGreaterThanOrEqualTo(20);
     }
 
     @Test

@@ -51,6 +51,11 @@ class ConsoleResourceTest {
         assertThat(list).containsEntry("route", "GET /workspaces/{id}/projects").containsEntry("operation", "Query")
                 .containsEntry("table", "cairn").containsEntry("index", "table").containsEntry("runnable", true);
         assertThat((String) list.get("keyCondition")).contains("begins_with");
+        assertThat((String) list.get("readableKeyCondition")).isEqualTo("pk = WS#acme AND begins_with(sk, PROJ#)");
+        Map<String, Object> roster = patterns.getMap("find { it.route == 'GET /courses/{cid}/students' }");
+        assertThat((String) roster.get("readableKeyCondition")).contains("CRS#math204").doesNotContain(":v").doesNotContain("#n");
+        Map<String, Object> get = patterns.getMap("find { it.operation == 'GetItem' }");
+        assertThat((String) get.get("readableKeyCondition")).matches("pk = \\S+ AND sk = \\S+");
         assertThat((Map<?, ?>) list.get("names")).isNotEmpty();
         assertThat((Map<?, ?>) list.get("values")).isNotEmpty();
         assertThat((String) list.get("java")).contains("QueryRequest.builder()").contains(".keyConditionExpression(")
@@ -67,6 +72,10 @@ class ConsoleResourceTest {
                 .body("next", equalTo(null)).extract().jsonPath();
         List<Map<String, Object>> items = match.getList("items");
         assertThat(items).hasSizeGreaterThan(5);
+        // Attributes come typed, as DynamoDB JSON: a batting position is a number, a copy's context a map.
+        assertThat(items).anySatisfy(item -> assertThat(String.valueOf(((Map<?, ?>) item.get("attributes")).get("battingPosition")))
+                .matches("\\{N=[0-9]+}"));
+        assertThat(items).anySatisfy(item -> assertThat(String.valueOf(((Map<?, ?>) item.get("attributes")).get("_ctx"))).startsWith("{M={"));
         for (Map<String, Object> item : items) {
             String sk = (String) item.get("sk");
             String expected = sk.startsWith("TEAM#1") ? "team1" : sk.startsWith("TEAM#2") ? "team2" : "root";
