@@ -17,10 +17,10 @@ public class AuthStartupCheck {
 
     void check(@Observes @Priority(1) StartupEvent event, CairnConfig cairn, Config config) {
         if (!cairn.auth().enabled()) {
-            if (LaunchMode.current() == LaunchMode.DEVELOPMENT) {
-                // The dev-mode default, said once; a warning is kept for a deployment that turned it off.
-                LOG.info("Authentication is OFF in dev mode (cairn.auth.enabled=false): every request is served "
-                        + "without a token, with every role and every workspace");
+            if (LaunchMode.current().isDevOrTest()) {
+                // The dev and test default, said once; a warning is kept for a deployment that turned it off.
+                LOG.infof("Authentication is OFF in %s mode (cairn.auth.enabled=false): every request is served without a"
+                        + " token, with every role and every workspace", LaunchMode.current().getDefaultProfile());
             } else {
                 LOG.warn("Authentication is OFF (cairn.auth.enabled=false)");
             }
