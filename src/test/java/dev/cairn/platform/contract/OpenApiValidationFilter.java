@@ -21,13 +21,25 @@ import java.util.Map;
  */
 public final class OpenApiValidationFilter implements Filter {
 
-    /** Exchanges checked so far in this JVM: proves the filter is in the path of the suite's requests. */
-    static final java.util.concurrent.atomic.AtomicLong CHECKED = new java.util.concurrent.atomic.AtomicLong();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() ->
-                System.out.println("OpenAPI contract: " + CHECKED.get() + " exchanges checked against the served document")));
-    }
+    /**
+     * Exchanges checked so far in this JVM. Each restart of the application under test loads this class again, so
+     * the count lives in the JVM's system properties (one AtomicLong, a bootstrap class, shared by every copy) and is
+     * written once at exit to target/openapi/checked-exchanges.txt (surefire may no longer relay stdout by then).
+     */
+    static final java.util.concurrent.atomic.AtomicLong CHECKED = (java.util.concurrent.atomic.AtomicLong)
+            System.getProperties().computeIfAbsent("openapi-contract.checked", key -> {
+                var counter = new java.util.concurrent.atomic.AtomicLong();
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/openapi"));
+                        java.nio.file.Files.writeString(java.nio.file.Path.of("target/openapi/checked-exchanges.txt"),
+                                counter.get() + " exchanges checked against the served OpenAPI document\n");
+                    } catch (java.io.IOException e) {
+                        System.err.println("OpenAPI contract: " + counter.get() + " exchanges checked");
+                    }
+                }));
+                return counter;
+            });
 
     private final OpenApiContract contract;
     private final int managementPort;
