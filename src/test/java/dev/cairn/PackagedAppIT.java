@@ -84,9 +84,8 @@ class PackagedAppIT {
                 .header("X-DynamoDB-Calls", "1").body("comments.items", hasSize(1));
     }
 
-    @Test
-    void aMatchIsCreatedReadPatchedAndCascaded() {
-        String k = unique("k");
+    /** Two teams, coaches and players, a venue and a match of them (ids suffixed with k); answers the match id. */
+    static String createMatch(String k) {
         post("/teams", "{\"id\":\"t1-" + k + "\",\"name\":\"Australia\",\"country\":\"Australia\",\"ranking\":1}");
         post("/teams", "{\"id\":\"t2-" + k + "\",\"name\":\"India\",\"country\":\"India\",\"ranking\":2}");
         post("/coaches", "{\"id\":\"c1-" + k + "\",\"name\":\"McDonald\"}");
@@ -101,6 +100,13 @@ class PackagedAppIT {
                         + "\"team2\":{\"teamId\":\"t2-" + k + "\",\"coachId\":\"c2-" + k + "\",\"homeTeam\":false,"
                         + "\"players\":[{\"playerId\":\"p2-" + k + "\",\"battingPosition\":4,\"isCaptain\":true}]}}")
                 .post("/matches").then().statusCode(201).header("X-DynamoDB-Calls", "3");
+        return id;
+    }
+
+    @Test
+    void aMatchIsCreatedReadPatchedAndCascaded() {
+        String k = unique("k");
+        String id = createMatch(k);
         given().contentType("application/json-patch+json")
                 .body("[{\"op\":\"replace\",\"path\":\"/team1/players/0/battingPosition\",\"value\":9}]")
                 .patch("/matches/{id}", id).then().statusCode(200).header("X-DynamoDB-Calls", "2");

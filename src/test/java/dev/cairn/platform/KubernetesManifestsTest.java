@@ -27,7 +27,7 @@ class KubernetesManifestsTest {
     @ParameterizedTest
     @ValueSource(strings = {"local", "aws"})
     void overlayRendersAndMatchesTheApplication(String overlay) throws Exception {
-        List<JsonNode> docs = render("deploy/kubernetes/overlays/" + overlay);
+        List<JsonNode> docs = Manifests.render(overlay);
         JsonNode deployment = find(docs, "Deployment", "cairn");
         JsonNode container = deployment.at("/spec/template/spec/containers/0");
         assertThat(container.at("/ports/0/containerPort").asInt()).isEqualTo(8080);
@@ -108,20 +108,6 @@ class KubernetesManifestsTest {
     }
 
     private static JsonNode find(List<JsonNode> docs, String kind, String name) {
-        return docs.stream().filter(d -> kind.equals(d.path("kind").asText()) && name.equals(d.at("/metadata/name").asText()))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " " + name));
-    }
-
-    private static List<JsonNode> render(String dir) throws Exception {
-        Process process = new ProcessBuilder("kubectl", "kustomize", dir).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(output).isZero();
-        var docs = new ArrayList<JsonNode>();
-        ObjectMapper yaml = new YAMLMapper();
-        try (var parser = new YAMLFactory().createParser(output)) {
-            yaml.readValues(parser, JsonNode.class).forEachRemaining(docs::add);
-        }
-        return docs;
+        return Manifests.find(docs, kind, name);
     }
 }

@@ -9,6 +9,10 @@ import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
 /** Fails closed: with authentication on, the service does not start without a verification key and an issuer. */
 @Singleton
 public class AuthStartupCheck {
@@ -35,7 +39,38 @@ public class AuthStartupCheck {
                     + (issuer ? "" : "no token issuer is configured (set mp.jwt.verify.issuer)")
                     + "; refusing to start. Set cairn.auth.enabled=false only where no one else can reach the service.");
         }
+        config.getOptionalValue("mp.jwt.verify.publickey.location", String.class)
+                .flatMap(location -> unreadableKey(location, Thread.currentThread().getContextClassLoader()))
+                .ifPresent(problem -> {
+                    throw new IllegalStateException("Authentication is on (cairn.auth.enabled=true) but " + problem
+                            + "; refusing to start.");
+                });
         LOG.infof("Authentication is on: bearer JWTs from issuer %s", config.getValue("mp.jwt.verify.issuer", String.class));
+    }
+
+    /**
+     * Why the key at this location cannot be read, if it cannot — else every request would fail later with a 500.
+     * Read as smallrye-jwt reads it: "file:" from disk, "classpath:" from the class path, anything else from disk
+     * first, then the class path. URLs (a JWKS endpoint) are not probed: one briefly down must not stop the service.
+     */
+    static Optional<String> unreadableKey(String location, ClassLoader classLoader) {
+        if (location.contains("://") && !location.startsWith("file:")) {
+            return Optional.empty();
+        }
+        boolean readable;
+        if (location.startsWith("file:")) {
+            readable = Files.isReadable(Path.of(location.substring("file:".length())));
+        } else if (location.startsWith("classpath:")) {
+            readable = onClassPath(location.substring("classpath:".length()), classLoader);
+        } else {
+            readable = Files.isReadable(Path.of(location)) || onClassPath(location, classLoader);
+        }
+        return readable ? Optional.empty()
+                : Optional.of("the JWT verification key " + location + " cannot be read (mp.jwt.verify.publickey.location)");
+    }
+
+    private static boolean onClassPath(String resource, ClassLoader classLoader) {
+        return classLoader.getResource(resource.startsWith("/") ? resource.substring(1) : resource) != null;
     }
 
     private static boolean present(Config config, String name) {
