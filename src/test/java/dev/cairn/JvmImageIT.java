@@ -152,19 +152,28 @@ class JvmImageIT {
     static Map<String, String> podEnvironment(List<JsonNode> docs, JsonNode container) {
         var env = new LinkedHashMap<String, String>();
         for (JsonNode from : container.path("envFrom")) {
-            Manifests.find(docs, "ConfigMap", from.at("/configMapRef/name").asText()).path("data").fields()
-                    .forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+            if (from.has("configMapRef")) {
+                Manifests.find(docs, "ConfigMap", from.at("/configMapRef/name").asText()).path("data").fields()
+                        .forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+            } else {
+                Manifests.find(docs, "Secret", from.at("/secretRef/name").asText()).path("data").fields()
+                        .forEachRemaining(e -> env.put(e.getKey(), decoded(e.getValue())));
+            }
         }
         for (JsonNode var : container.path("env")) {
             if (var.has("value")) {
                 env.put(var.get("name").asText(), var.get("value").asText());
             } else {
                 JsonNode ref = var.at("/valueFrom/secretKeyRef");
-                String encoded = Manifests.find(docs, "Secret", ref.get("name").asText()).at("/data/" + ref.get("key").asText()).asText();
-                env.put(var.get("name").asText(), new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
+                env.put(var.get("name").asText(),
+                        decoded(Manifests.find(docs, "Secret", ref.get("name").asText()).at("/data/" + ref.get("key").asText())));
             }
         }
         return env;
+    }
+
+    static String decoded(JsonNode secretValue) {
+        return new String(Base64.getDecoder().decode(secretValue.asText()), StandardCharsets.UTF_8);
     }
 
     static String mountPath(JsonNode container, String volume) {

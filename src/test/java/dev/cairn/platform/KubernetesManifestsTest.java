@@ -1,6 +1,19 @@
 package dev.cairn.platform;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -16,13 +29,162 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Renders both kustomize overlays with kubectl and checks them against the application's configuration. */
+/**
+ * Renders both kustomize overlays with kubectl and checks them as a cluster would (every object in Kubernetes' own
+ * object model, no unknown field), against the application's configuration, and against production policies.
+ */
 class KubernetesManifestsTest {
+
+    static final ObjectMapper MODEL = new ObjectMapper();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void everyRenderedObjectIsAKubernetesObjectWithNoUnknownField(String overlay) throws Exception {
+        List<JsonNode> docs = Manifests.render(overlay);
+        assertThat(docs).hasSizeGreaterThanOrEqualTo(6);
+        for (JsonNode doc : docs) {
+            String what = doc.path("kind").asText() + " " + doc.at("/metadata/name").asText();
+            KubernetesResource resource = MODEL.treeToValue(doc, KubernetesResource.class);
+            assertThat(resource).as("%s has a known apiVersion and kind", what).isNotInstanceOf(GenericKubernetesResource.class);
+            assertThat(unknownFields(resource, what)).as("fields Kubernetes does not know").isEmpty();
+        }
+    }
+
+    @Test
+    void theModelCheckCatchesAMisspelledFieldAndAWrongType() throws Exception {
+        JsonNode deployment = Manifests.find(Manifests.render("local"), "Deployment", "cairn");
+        var misspelled = deployment.deepCopy();
+        ((ObjectNode) misspelled.at("/spec/template/spec/containers/0")).set("readinesProbe", MODEL.createObjectNode());
+        assertThat(unknownFields(MODEL.treeToValue(misspelled, KubernetesResource.class), "Deployment cairn"))
+                .containsExactly("Deployment cairn.spec.template.spec.containers[0].readinesProbe");
+        var wrongType = deployment.deepCopy();
+        ((ObjectNode) wrongType.at("/spec/template/spec")).put("terminationGracePeriodSeconds", "soon");
+        assertThatThrownBy(() -> MODEL.treeToValue(wrongType, KubernetesResource.class)).isInstanceOf(JacksonException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void productionPoliciesHold(String overlay) throws Exception {
+        var objects = new ArrayList<HasMetadata>();
+        for (JsonNode doc : Manifests.render(overlay)) {
+            objects.add((HasMetadata) MODEL.treeToValue(doc, KubernetesResource.class));
+        }
+        List<Deployment> deployments = all(objects, Deployment.class);
+        for (Deployment deployment : deployments) {
+            String name = deployment.getMetadata().getName();
+            var pod = deployment.getSpec().getTemplate().getSpec();
+            assertThat(pod.getSecurityContext().getRunAsNonRoot()).as("%s runs as non-root", name).isTrue();
+            for (Container container : pod.getContainers()) {
+                String image = container.getImage();
+                assertThat(image).as("%s: a pinned tag, never latest", name).matches("[^:]+:[^:]+").doesNotEndWith(":latest");
+                var resources = container.getResources();
+                assertThat(resources.getRequests()).as("%s requests cpu and memory", name).containsKeys("cpu", "memory");
+                assertThat(resources.getLimits()).as("%s limits memory", name).containsKey("memory");
+                assertThat(resources.getRequests().get("memory").getNumericalAmount())
+                        .isLessThanOrEqualTo(resources.getLimits().get("memory").getNumericalAmount());
+                assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).as(name).isFalse();
+                assertThat(container.getSecurityContext().getCapabilities().getDrop()).as(name).contains("ALL");
+                for (var env : container.getEnv()) {
+                    assertThat(env.getValue() == null || !secretLooking(env.getName()))
+                            .as("%s: %s comes from a Secret, not a literal", name, env.getName()).isTrue();
+                }
+            }
+        }
+        Deployment cairn = one(deployments, "cairn");
+        Container app = cairn.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(app.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(cairn.getSpec().getReplicas()).as("the autoscaler owns the replica count").isNull();
+
+        HorizontalPodAutoscaler hpa = one(all(objects, HorizontalPodAutoscaler.class), "cairn");
+        assertThat(hpa.getSpec().getScaleTargetRef().getKind()).isEqualTo("Deployment");
+        assertThat(hpa.getSpec().getScaleTargetRef().getName()).isEqualTo("cairn");
+        assertThat(hpa.getSpec().getMinReplicas()).isBetween(1, hpa.getSpec().getMaxReplicas());
+
+        PodDisruptionBudget pdb = one(all(objects, PodDisruptionBudget.class), "cairn");
+        var podLabels = cairn.getSpec().getTemplate().getMetadata().getLabels();
+        assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
+        boolean drainable = pdb.getSpec().getMaxUnavailable() != null
+                ? pdb.getSpec().getMaxUnavailable().getIntVal() >= 1
+                : pdb.getSpec().getMinAvailable().getIntVal() < hpa.getSpec().getMinReplicas();
+        assertThat(drainable).as("the disruption budget lets a node drain at the autoscaler's minimum").isTrue();
+
+        for (Service service : all(objects, Service.class)) {
+            Deployment backend = deployments.stream()
+                    .filter(d -> d.getSpec().getTemplate().getMetadata().getLabels().entrySet()
+                            .containsAll(service.getSpec().getSelector().entrySet()))
+                    .findFirst().orElseThrow(() -> new AssertionError("no pods for Service " + service.getMetadata().getName()));
+            var portNames = backend.getSpec().getTemplate().getSpec().getContainers().stream()
+                    .flatMap(c -> c.getPorts().stream()).map(ContainerPort::getName).toList();
+            for (var port : service.getSpec().getPorts()) {
+                assertThat(portNames).as("Service %s targets a named container port", service.getMetadata().getName())
+                        .contains(port.getTargetPort().getStrVal());
+            }
+        }
+        for (ConfigMap config : all(objects, ConfigMap.class)) {
+            assertThat(config.getData().keySet()).as("nothing secret in ConfigMap %s", config.getMetadata().getName())
+                    .noneMatch(KubernetesManifestsTest::secretLooking);
+        }
+    }
+
+    static boolean secretLooking(String name) {
+        return name.toUpperCase(Locale.ROOT).matches(".*(SECRET|PASSWORD|PRIVATE|TOKEN).*");
+    }
+
+    static <T extends HasMetadata> List<T> all(List<HasMetadata> objects, Class<T> type) {
+        return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    static <T extends HasMetadata> T one(List<T> objects, String name) {
+        return objects.stream().filter(o -> o.getMetadata().getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name));
+    }
+
+    /**
+     * Paths of fields the model did not recognise: Kubernetes' model keeps them aside in additionalProperties
+     * (where a cluster's strict field validation rejects them), so the whole object tree is walked for any.
+     */
+    static List<String> unknownFields(Object object, String path) throws ReflectiveOperationException {
+        var found = new ArrayList<String>();
+        collectUnknown(object, path, found);
+        return found;
+    }
+
+    private static void collectUnknown(Object object, String path, List<String> found) throws ReflectiveOperationException {
+        if (object instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                collectUnknown(list.get(i), path + "[" + i + "]", found);
+            }
+            return;
+        }
+        if (object instanceof Map<?, ?> map) {
+            for (var entry : map.entrySet()) {
+                collectUnknown(entry.getValue(), path + "[" + entry.getKey() + "]", found);
+            }
+            return;
+        }
+        if (object == null || !object.getClass().getName().startsWith("io.fabric8.kubernetes.api.model")) {
+            return;
+        }
+        for (Method getter : object.getClass().getMethods()) {
+            if (getter.getParameterCount() != 0 || !getter.getName().startsWith("get") || getter.getName().equals("getClass")) {
+                continue;
+            }
+            Object value = getter.invoke(object);
+            if (getter.getName().equals("getAdditionalProperties")) {
+                ((Map<?, ?>) value).keySet().forEach(key -> found.add(path + "." + key));
+            } else {
+                String field = Character.toLowerCase(getter.getName().charAt(3)) + getter.getName().substring(4);
+                collectUnknown(value, path + "." + field, found);
+            }
+        }
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"local", "aws"})
