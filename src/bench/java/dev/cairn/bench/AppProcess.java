@@ -65,26 +65,46 @@ final class AppProcess implements AutoCloseable {
         long started = System.nanoTime();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
+        awaitReady(process, "http://127.0.0.1:" + managementPort + "/q/health/ready", name, started);
+        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * The hand-written baseline service (dev.cairn.bench.baseline.HandWritten) as its own process, with the app's
+     * heap and this JVM's class path, answering the access patterns in {@code patterns}.
+     */
+    static AppProcess startHandWritten(String dynamoEndpoint, Path patterns, boolean directCompletion) throws Exception {
+        int port = freePort();
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx300m",
+                "-cp", System.getProperty("java.class.path"), "dev.cairn.bench.baseline.HandWritten",
+                String.valueOf(port), dynamoEndpoint, patterns.toString(), String.valueOf(directCompletion));
+        long started = System.nanoTime();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(Path.of("target/bench/hand-written.log").toFile()).start();
+        awaitReady(process, "http://127.0.0.1:" + port + "/ready", "hand-written", started);
+        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private static void awaitReady(Process process, String readyUrl, String name, long started) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         while (true) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the app exited; see target/bench/" + name + ".log");
+                throw new IllegalStateException(name + " exited; see target/bench/" + name + ".log");
             }
             try {
-                var response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready"))
+                var response = http.send(HttpRequest.newBuilder(URI.create(readyUrl))
                         .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
-                    break;
+                    return;
                 }
             } catch (IOException e) {
                 // not listening yet
             }
             Thread.sleep(50);
             if (Duration.ofNanos(System.nanoTime() - started).toSeconds() > 60) {
-                throw new IllegalStateException("the app did not become ready in 60 s");
+                throw new IllegalStateException(name + " did not become ready in 60 s");
             }
         }
-        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
     }
 
     /** User + system CPU time of the app so far, in milliseconds (from /proc). */
@@ -112,6 +132,14 @@ final class AppProcess implements AutoCloseable {
     @Override
     public void close() {
         process.destroy();
+    }
+
+    /** SIGTERM, then waits for the exit (a graceful stop: shutdown hooks run, -XX:ArchiveClassesAtExit writes). */
+    void stopAndWait() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
     }
 
     private static int freePort() throws IOException {

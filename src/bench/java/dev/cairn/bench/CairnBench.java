@@ -84,6 +84,8 @@ class CairnBench {
             .build();
 
     AppProcess app;
+    /** The hand-written service answering the GET routes (baseline.HandWritten), started with the GET scenarios. */
+    AppProcess hand;
     DynamoDbAsyncClient raw;
 
     @Test
@@ -100,6 +102,7 @@ class CairnBench {
                 double idleRss = app.rssMb();
                 header(idleRss);
                 setUpReferences();
+                if (enabled("get") || enabled("lists")) startHandWritten(dynamo.endpoint());
                 if (enabled("get")) getMatch();
                 if (enabled("post")) postMatch();
                 if (enabled("patch")) captainChange();
@@ -108,11 +111,17 @@ class CairnBench {
                 if (enabled("scaling")) scaling();
                 if (enabled("sharding")) sharding();
                 if (enabled("auth")) auth(dynamo.endpoint());
+                if (enabled("startup")) startup(dynamo.endpoint());
                 if (scenarios.contains("soak")) soak();
                 report.append("\nApp RSS after the run: ").append(String.format(Locale.ROOT, "%.0f MB", app.rssMb())).append('\n');
             } finally {
+                // What was measured is kept even when a later scenario fails.
+                Files.writeString(Path.of("target/bench/results.md"), report.toString());
                 raw.close();
                 app.close();
+                if (hand != null) {
+                    hand.close();
+                }
             }
         }
         String text = report.toString();
@@ -158,7 +167,8 @@ class CairnBench {
     void getMatch() throws Exception {
         post("/matches", matchJson("bench-get"));
         QueryRequest query = endpointQuery("GET /matches/{id}", "MATCH#bench-get");
-        compare("GET /matches/{id} (2 × 15 players) vs raw Query", w -> get("/matches/bench-get"), w -> queryAll(query));
+        compare("GET /matches/{id} (2 × 15 players) vs hand-written and raw Query", w -> get("/matches/bench-get"),
+                w -> queryAll(query), w -> getHandWritten("/matches/bench-get"));
     }
 
     void postMatch() throws Exception {
@@ -241,11 +251,11 @@ class CairnBench {
                 .keyConditionExpression("#pk = :pk AND #sk <= :sk").expressionAttributeNames(Map.of("#pk", "pk", "#sk", "sk"))
                 .expressionAttributeValues(Map.of(":pk", s("WS#bench"), ":sk", s("WORKSPACE")))
                 .scanIndexForward(false).limit(21).consistentRead(true).build();
-        compare("GET /workspaces/{id}/projects (20 per page) vs raw Query", w -> get("/workspaces/bench/projects"),
+        compare("GET /workspaces/{id}/projects (20 per page) vs hand-written and raw Query", w -> get("/workspaces/bench/projects"),
                 w -> {
                     raw.query(projects).join();
                     return 1;
-                });
+                }, w -> getHandWritten("/workspaces/bench/projects"));
         post("/courses", "{\"id\":\"bench101\",\"title\":\"Benchmarks\",\"credits\":5,\"term\":\"t\"}");
         for (int i = 0; i < 30; i++) {
             post("/students", "{\"id\":\"s" + i + "\",\"name\":\"Student " + i + "\",\"year\":1,\"major\":\"CS\"}");
@@ -256,11 +266,11 @@ class CairnBench {
                 .keyConditionExpression("#pk = :pk AND begins_with(#sk, :p)")
                 .expressionAttributeNames(Map.of("#pk", "gsi1pk", "#sk", "gsi1sk"))
                 .expressionAttributeValues(Map.of(":pk", s("CRS#bench101"), ":p", s("STU#"))).limit(20).build();
-        compare("GET /courses/{id}/students vs raw Query (gsi1)", w -> get("/courses/bench101/students"),
+        compare("GET /courses/{id}/students vs hand-written and raw Query (gsi1)", w -> get("/courses/bench101/students"),
                 w -> {
                     raw.query(roster).join();
                     return 1;
-                });
+                }, w -> getHandWritten("/courses/bench101/students"));
     }
 
     /**
@@ -326,6 +336,57 @@ class CairnBench {
         }
         report.append("\nDynamoDB Local has no per-partition throughput limit, so the write rows show only what sharding costs "
                 + "(nothing: one PutItem either way); on DynamoDB each shard is its own partition with its own ~1,000 WCU/s.\n");
+    }
+
+    /**
+     * Startup to ready and idle RSS of the packaged app per JVM variant: starts interleaved (variant after variant,
+     * 3 rounds, medians). The AppCDS archive comes from a real run — start, serve each GET route, stop — so it holds
+     * the classes of startup AND of the request path (the JVM writes it at exit: -XX:ArchiveClassesAtExit).
+     */
+    void startup(String dynamoEndpoint) throws Exception {
+        Path archive = Path.of("target/bench/app-cds.jsa").toAbsolutePath();
+        Files.deleteIfExists(archive);
+        AppProcess trainer = AppProcess.start(dynamoEndpoint,
+                List.of("-XX:ArchiveClassesAtExit=" + archive, "-Dcairn.auth.enabled=false"), "appcds-training");
+        for (String path : List.of("/matches/bench-get", "/workspaces/bench/projects", "/courses/bench101/students",
+                "/access-patterns", "/users/nobody/posts")) {
+            // Found or not (this scenario may run alone), each answer walks the request path's classes.
+            int status = http.send(HttpRequest.newBuilder(URI.create(trainer.base() + path)).GET().build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            assertThat(status).as(path).isLessThan(500);
+        }
+        trainer.stopAndWait();
+        assertThat(archive).as("the AppCDS archive written at exit").exists();
+        var variants = new LinkedHashMap<String, List<String>>();
+        variants.put("default (G1 here: 2 CPUs, 24 GiB)", List.of());
+        variants.put("AppCDS", List.of("-XX:SharedArchiveFile=" + archive));
+        variants.put("SerialGC (the JVM's own choice in a 1-CPU or < 1792 MB pod)", List.of("-XX:+UseSerialGC"));
+        variants.put("AppCDS + SerialGC", List.of("-XX:SharedArchiveFile=" + archive, "-XX:+UseSerialGC"));
+        variants.put("AppCDS + SerialGC + 64 MB code cache + 512k stacks", List.of("-XX:SharedArchiveFile=" + archive,
+                "-XX:+UseSerialGC", "-XX:ReservedCodeCacheSize=64m", "-Xss512k"));
+        var startups = new LinkedHashMap<String, List<Double>>();
+        var rss = new LinkedHashMap<String, List<Double>>();
+        for (int round = 0; round < 3; round++) {
+            for (var variant : variants.entrySet()) {
+                var properties = new ArrayList<>(variant.getValue());
+                properties.add("-Dcairn.auth.enabled=false");
+                AppProcess started = AppProcess.start(dynamoEndpoint, properties, "startup");
+                Thread.sleep(2000);
+                startups.computeIfAbsent(variant.getKey(), k -> new ArrayList<>()).add((double) started.startupMillis);
+                rss.computeIfAbsent(variant.getKey(), k -> new ArrayList<>()).add(started.rssMb());
+                started.stopAndWait();
+            }
+        }
+        report.append("\n### Startup to ready and idle RSS by JVM variant (3 interleaved starts each, medians)\n\n")
+                .append("| variant | startup to ready ms | RSS idle MB | startup vs default | RSS vs default |\n|---|---|---|---|---|\n");
+        double baseStartup = median(startups.values().iterator().next());
+        double baseRss = median(rss.values().iterator().next());
+        for (String variant : variants.keySet()) {
+            double startup = median(startups.get(variant));
+            double memory = median(rss.get(variant));
+            report.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f | %.2f |%n", variant, startup, memory,
+                    startup / baseStartup, memory / baseRss));
+        }
     }
 
     /**
@@ -681,27 +742,59 @@ class CairnBench {
     // --- measurement -------------------------------------------------------------------------------------
 
     void compare(String title, Load.Op cairn, Load.Op rawOp) throws Exception {
+        compare(title, cairn, rawOp, null);
+    }
+
+    /**
+     * Cairn beside the raw SDK call and, for GET routes, beside the hand-written service: interleaved rounds, each
+     * process' CPU read from /proc over its own runs.
+     */
+    void compare(String title, Load.Op cairn, Load.Op rawOp, Load.Op handOp) throws Exception {
         report.append("\n### ").append(title).append("\n\n")
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (int concurrency : concurrencies) {
             var cairnRuns = new ArrayList<Load.Result>();
             var rawRuns = new ArrayList<Load.Result>();
+            var handRuns = new ArrayList<Load.Result>();
             double cpu = 0;
+            double handCpu = 0;
             for (int round = 0; round < ROUNDS; round++) {
                 rawRuns.add(Load.run(concurrency, warmup, duration, rawOp));
+                if (handOp != null) {
+                    double before = hand.cpuMillis();
+                    Load.Result result = Load.run(concurrency, warmup, duration, handOp);
+                    handCpu += measuredShare(hand.cpuMillis() - before);
+                    handRuns.add(result);
+                }
                 double before = app.cpuMillis();
                 Load.Result result = Load.run(concurrency, warmup, duration, cairn);
-                cpu += (app.cpuMillis() - before) * duration.toNanos() / (duration.plus(warmup).toNanos() + 1.0);
+                cpu += measuredShare(app.cpuMillis() - before);
                 cairnRuns.add(result);
             }
             Load.Result c = merge(cairnRuns);
             Load.Result r = merge(rawRuns);
-            row(concurrency, "Cairn", c, cpu / Math.max(1, c.ops()));
-            row(concurrency, "raw SDK", r, Double.NaN);
+            double cpuPerOp = cpu / Math.max(1, c.ops());
+            row(concurrency, "Cairn", c, cpuPerOp);
+            if (handOp != null) {
+                Load.Result h = merge(handRuns);
+                double handCpuPerOp = handCpu / Math.max(1, h.ops());
+                row(concurrency, "hand-written", h, handCpuPerOp);
+                row(concurrency, "raw SDK", r, Double.NaN);
+                report.append(String.format(Locale.ROOT, "| %d | **Cairn / hand-written** | **%.2f** | **%.2f** | %.2f | | **%.2f** | |%n",
+                        concurrency, c.opsPerSecond() / h.opsPerSecond(), c.p50Ms() / h.p50Ms(), c.p99Ms() / h.p99Ms(),
+                        cpuPerOp / handCpuPerOp));
+            } else {
+                row(concurrency, "raw SDK", r, Double.NaN);
+            }
             report.append(String.format(Locale.ROOT, "| %d | **Cairn / raw** | **%.2f** | **%.2f** | %.2f | | | |%n", concurrency,
                     c.opsPerSecond() / r.opsPerSecond(), c.p50Ms() / r.p50Ms(), c.p99Ms() / r.p99Ms()));
         }
+    }
+
+    /** The CPU of the measured part of a run: Load.run spends warm-up + duration, only the duration is measured. */
+    double measuredShare(double cpuMillis) {
+        return cpuMillis * duration.toNanos() / (duration.plus(warmup).toNanos() + 1.0);
     }
 
     void row(int concurrency, String impl, Load.Result r, double cpuPerOp) {
@@ -752,6 +845,38 @@ class CairnBench {
                     .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
         }
         throw new IllegalStateException("no access pattern for " + route);
+    }
+
+    /**
+     * Starts the hand-written service with the app's own Queries for the GET routes the benchmark drives (from
+     * /access-patterns, with the example id each was listed for).
+     */
+    void startHandWritten(String dynamoEndpoint) throws Exception {
+        Map<String, String> exampleIds = Map.of("GET /matches/{id}", "bgt-2025-test-1",
+                "GET /workspaces/{id}/projects", "acme", "GET /courses/{cid}/students", "math204");
+        JsonNode patterns = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(app.base() + "/access-patterns")).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+        var routes = JSON.createArrayNode();
+        for (JsonNode pattern : patterns) {
+            String exampleId = exampleIds.get(pattern.path("route").asText());
+            if (exampleId != null) {
+                routes.addObject().put("route", pattern.get("route").asText()).put("exampleId", exampleId)
+                        .set("request", pattern.get("request"));
+            }
+        }
+        assertThat(routes.size()).as("the access patterns of the hand-written routes").isEqualTo(exampleIds.size());
+        Path file = Path.of("target/bench/hand-written-routes.json");
+        Files.writeString(file, routes.toPrettyString());
+        // The hand-written client completes SDK futures where the app's does (application.properties).
+        boolean directCompletion = Files.readAllLines(Path.of("src/main/resources/application.properties")).stream()
+                .anyMatch(line -> line.replace(" ", "").equals("quarkus.dynamodb.async-client.advanced.use-future-completion-thread-pool=false"));
+        hand = AppProcess.startHandWritten(dynamoEndpoint, file, directCompletion);
+        report.append(String.format(Locale.ROOT, "Hand-written service startup to ready: %d ms; RSS idle: %.0f MB.%n",
+                hand.startupMillis, hand.rssMb()));
+    }
+
+    int getHandWritten(String path) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(hand.base() + path)).GET().build(), 200);
     }
 
     int get(String path) throws Exception {
