@@ -69,6 +69,12 @@ class JvmImageIT {
         assertThat(config.at("/config/ExposedPorts").has("8080/tcp")).isTrue();
         assertThat(config.at("/config/ExposedPorts").has("9000/tcp")).isTrue();
         assertThat(run("podman", "load", "--input", IMAGE.toString())).contains("cairn:jvm");
+        // Real DynamoDB is HTTPS (DynamoDB Local here is not): the JRE must trust the public CAs.
+        String trusted = podman("run", "--rm", "--network", "host", "--cgroups", "disabled", "--ulimit", "nofile=4096:4096",
+                "--ulimit", "nproc=4096:4096", "--entrypoint", "keytool", "localhost/cairn:jvm",
+                "-list", "-cacerts", "-storepass", "changeit");
+        assertThat(trusted.lines().filter(l -> l.contains("trustedCertEntry")).count())
+                .as("the JRE's trust store holds Debian's CA certificates").isGreaterThan(100);
 
         List<JsonNode> local = Manifests.render("local");
         JsonNode deployment = Manifests.find(local, "Deployment", "cairn");
