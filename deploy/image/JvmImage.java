@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * writes the result as a tarball that docker/podman load. Layers go from least to most often changed, as Quarkus'
  * own Jib integration orders them, so a code change re-ships only the last, small layer.
  *
- * <p>Usage: java -cp &lt;jib-core classpath&gt; JvmImage.java BASE.tar target/quarkus-app OUT.tar IMAGE-NAME
+ * <p>Usage: java -cp &lt;jib-core classpath&gt; JvmImage.java BASE.tar target/quarkus-app OUT.tar IMAGE-NAME APP-CDS.jsa
  */
 public class JvmImage {
 
@@ -38,12 +38,18 @@ public class JvmImage {
         Path app = Path.of(args[1]);
         Path out = Path.of(args[2]);
         String name = args[3];
+        Path cdsArchive = Path.of(args[4]);
 
         JibContainer image = Jib.from(TarImage.at(base))
                 .addFileEntriesLayer(layer("dependencies", app, "lib/boot", "lib/main"))
                 .addFileEntriesLayer(layer("quarkus-runner", app, "quarkus-run.jar", "quarkus"))
                 .addFileEntriesLayer(layer("application", app, "app"))
-                .setEntrypoint(List.of("java", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                // Last: it changes with every build of the app (the classes it archives).
+                .addFileEntriesLayer(FileEntriesLayer.builder().setName("app-cds").addEntry(cdsArchive,
+                        APP.resolve("app-cds.jsa"), FilePermissions.fromOctalString("444"), Instant.EPOCH, OWNER).build())
+                // -Xshare:auto (the default): should the archive not match, the JVM starts without it.
+                .setEntrypoint(List.of("java", "-XX:SharedArchiveFile=/deployments/app-cds.jsa",
+                        "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                         "-jar", "/deployments/quarkus-run.jar"))
                 // Defaults a deployment may replace: heap as a share of the container's memory, temp files on /tmp.
                 .setEnvironment(Map.of(

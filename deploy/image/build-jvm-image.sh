@@ -2,7 +2,8 @@
 # Builds target/cairn-jvm-image.tar (the image cairn:jvm) without a container engine:
 #   1. a base image from Debian's own packages: bookworm + openjdk-17-jre-headless + ca-certificates, made by
 #      mmdebstrap and packed as a docker-archive tarball (cached in target/image until `mvn clean`);
-#   2. the app: Jib's core library puts target/quarkus-app on it in three layers (JvmImage.java).
+#   2. an AppCDS archive of the app's startup, written by the base's own JRE in a chroot (a training start);
+#   3. the app: Jib's core library puts target/quarkus-app and the archive on the base (JvmImage.java).
 # Needs root (mmdebstrap's root mode; apt-get installs mmdebstrap if missing) and a packaged app
 # (./mvnw package). `docker load -i target/cairn-jvm-image.tar` or `podman load -i …` run it anywhere.
 set -euo pipefail
@@ -45,5 +46,43 @@ JSON
   rm -rf "$work/base"
 fi
 
+# AppCDS: the classes a start loads, archived by the image's OWN JRE (an archive only serves the JVM that wrote it,
+# with the same jars: same paths, same sizes, same timestamps — the image's are all at the epoch). The app starts
+# once in a chroot of the base, as user 185, with no DynamoDB to reach (its table check fails fast and it starts
+# anyway), and is stopped; the JVM writes the archive at exit.
+cds_root="$work/cds-root"
+rm -rf "$cds_root" && mkdir -p "$cds_root"
+tar -xOf "$work/base.tar" rootfs.tar | tar -x -C "$cds_root"
+mkdir -p "$cds_root/deployments" && cp -a target/quarkus-app/. "$cds_root/deployments/"
+find "$cds_root/deployments" -exec touch -h -d @0 {} +
+unshare --mount --pid --fork --mount-proc="$cds_root/proc" sh -c '
+  root="$1"
+  chroot --userspec=185:0 "$root" java -XX:ArchiveClassesAtExit=/tmp/app-cds.jsa \
+    -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+    -Dcairn.auth.enabled=false -Dcairn.cursor.secret=appcds-training -Dcairn.table.create=false \
+    -Dquarkus.http.port=0 -Dquarkus.management.port=0 -Dquarkus.log.console.json.enabled=false \
+    -Dquarkus.dynamodb.endpoint-override=http://127.0.0.1:9 -Dquarkus.dynamodb.aws.region=us-east-1 \
+    -Dquarkus.dynamodb.aws.credentials.type=static \
+    -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=none \
+    -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=none \
+    -jar /deployments/quarkus-run.jar > "$root/tmp/training.log" 2>&1 &
+  app=$!
+  for _ in $(seq 600); do
+    grep -q " started in " "$root/tmp/training.log" && break
+    kill -0 "$app" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -TERM "$app" 2>/dev/null
+  wait "$app" || true
+' sh "$cds_root"
+if [ ! -s "$cds_root/tmp/app-cds.jsa" ]; then
+  grep -v "\[cds\]" "$cds_root/tmp/training.log" | tail -20 >&2
+  echo "the AppCDS training run wrote no archive" >&2
+  exit 1
+fi
+cp "$cds_root/tmp/app-cds.jsa" "$work/app-cds.jsa"
+rm -rf "$cds_root"
+
 ./mvnw -q -B -f deploy/image/pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/$work/jib.classpath"
-java -cp "$(cat "$work/jib.classpath")" deploy/image/JvmImage.java "$work/base.tar" target/quarkus-app "$out" "$IMAGE"
+java -cp "$(cat "$work/jib.classpath")" deploy/image/JvmImage.java "$work/base.tar" target/quarkus-app "$out" "$IMAGE" \
+  "$work/app-cds.jsa"
