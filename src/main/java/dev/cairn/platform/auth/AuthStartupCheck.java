@@ -39,7 +39,7 @@ public class AuthStartupCheck {
                     + (issuer ? "" : "no token issuer is configured (set mp.jwt.verify.issuer)")
                     + "; refusing to start. Set cairn.auth.enabled=false only where no one else can reach the service.");
         }
-        config.getOptionalValue("mp.jwt.verify.publickey.location", String.class)
+        config.getOptionalValue("mp.jwt.verify.publickey.location", String.class).filter(AuthStartupCheck::set)
                 .flatMap(location -> unreadableKey(location, Thread.currentThread().getContextClassLoader()))
                 .ifPresent(problem -> {
                     throw new IllegalStateException("Authentication is on (cairn.auth.enabled=true) but " + problem
@@ -74,7 +74,11 @@ public class AuthStartupCheck {
     }
 
     private static boolean present(Config config, String name) {
+        return config.getOptionalValue(name, String.class).filter(AuthStartupCheck::set).isPresent();
+    }
+
+    private static boolean set(String value) {
         // NONE is smallrye-jwt's placeholder for "not set" in dev and test builds.
-        return config.getOptionalValue(name, String.class).filter(v -> !v.isBlank() && !v.equals("NONE")).isPresent();
+        return !value.isBlank() && !value.equals("NONE");
     }
 }
