@@ -54,10 +54,12 @@ cds_root="$work/cds-root"
 rm -rf "$cds_root" && mkdir -p "$cds_root"
 tar -xOf "$work/base.tar" rootfs.tar | tar -x -C "$cds_root"
 mkdir -p "$cds_root/deployments" && cp -a target/quarkus-app/. "$cds_root/deployments/"
+# The training start's own writable directory (its log and the archive), owned by the user it runs as.
+mkdir -p "$cds_root/cds" && chown 185:0 "$cds_root/cds"
 find "$cds_root/deployments" -exec touch -h -d @0 {} +
 unshare --mount --pid --fork --mount-proc="$cds_root/proc" sh -c '
   root="$1"
-  chroot --userspec=185:0 "$root" java -XX:ArchiveClassesAtExit=/tmp/app-cds.jsa \
+  chroot --userspec=185:0 "$root" java -XX:ArchiveClassesAtExit=/cds/app-cds.jsa \
     -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
     -Dcairn.auth.enabled=false -Dcairn.cursor.secret=appcds-training -Dcairn.table.create=false \
     -Dquarkus.http.port=0 -Dquarkus.management.port=0 -Dquarkus.log.console.json.enabled=false \
@@ -65,22 +67,22 @@ unshare --mount --pid --fork --mount-proc="$cds_root/proc" sh -c '
     -Dquarkus.dynamodb.aws.credentials.type=static \
     -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=none \
     -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=none \
-    -jar /deployments/quarkus-run.jar > "$root/tmp/training.log" 2>&1 &
+    -jar /deployments/quarkus-run.jar > "$root/cds/training.log" 2>&1 &
   app=$!
   for _ in $(seq 600); do
-    grep -q " started in " "$root/tmp/training.log" && break
+    grep -q " started in " "$root/cds/training.log" && break
     kill -0 "$app" 2>/dev/null || break
     sleep 0.1
   done
   kill -TERM "$app" 2>/dev/null
   wait "$app" || true
 ' sh "$cds_root"
-if [ ! -s "$cds_root/tmp/app-cds.jsa" ]; then
-  grep -v "\[cds\]" "$cds_root/tmp/training.log" | tail -20 >&2
+if [ ! -s "$cds_root/cds/app-cds.jsa" ]; then
+  grep -v "\[cds\]" "$cds_root/cds/training.log" | tail -20 >&2
   echo "the AppCDS training run wrote no archive" >&2
   exit 1
 fi
-cp "$cds_root/tmp/app-cds.jsa" "$work/app-cds.jsa"
+cp "$cds_root/cds/app-cds.jsa" "$work/app-cds.jsa"
 rm -rf "$cds_root"
 
 ./mvnw -q -B -f deploy/image/pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/$work/jib.classpath"
