@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The one table every entity lives in, defined once: generic {@code pk}/{@code sk} keys, two overloaded GSIs
+ * The one table every entity lives in, defined once: generic {@code pk}/{@code sk} keys, four overloaded GSIs
  * with projection ALL, on-demand billing, and deliberately no LSI (an LSI caps every item collection at 10 GB
  * and cannot be added later). System attribute names start with {@code _} so no domain field can clash.
  */
@@ -31,7 +31,15 @@ public final class TableSpec {
     public enum Index {
         TABLE(null, PK, SK),
         GSI1("gsi1", "gsi1pk", "gsi1sk"),
-        GSI2("gsi2", "gsi2pk", "gsi2sk");
+        GSI2("gsi2", "gsi2pk", "gsi2sk"),
+        /** Lists of aggregate roots: a root has one key per index, and a match is on four lists. */
+        GSI3("gsi3", "gsi3pk", "gsi3sk"),
+        GSI4("gsi4", "gsi4pk", "gsi4sk");
+
+        /** The global secondary indexes of the table, in creation order. */
+        public static List<Index> globalIndexes() {
+            return List.of(GSI1, GSI2, GSI3, GSI4);
+        }
 
         private final String indexName;
         private final String pkName;
@@ -58,7 +66,8 @@ public final class TableSpec {
     }
 
     /** Attribute names a domain codec may never use. */
-    public static final Set<String> RESERVED = Set.of(PK, SK, "gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk");
+    public static final Set<String> RESERVED = Set.of(PK, SK, "gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk", "gsi3pk", "gsi3sk",
+            "gsi4pk", "gsi4sk");
 
     private TableSpec() {
     }
@@ -68,16 +77,33 @@ public final class TableSpec {
     }
 
     public static CreateTableRequest createTableRequest(String tableName) {
+        var attributes = new java.util.ArrayList<>(List.of(stringAttribute(PK), stringAttribute(SK)));
+        Index.globalIndexes().forEach(index -> attributes.addAll(indexAttributes(index)));
         return CreateTableRequest.builder()
                 .tableName(tableName)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(List.of(
-                        stringAttribute(PK), stringAttribute(SK),
-                        stringAttribute(Index.GSI1.pkName()), stringAttribute(Index.GSI1.skName()),
-                        stringAttribute(Index.GSI2.pkName()), stringAttribute(Index.GSI2.skName())))
+                .attributeDefinitions(attributes)
                 .keySchema(keySchema(PK, SK))
-                .globalSecondaryIndexes(globalIndex(Index.GSI1), globalIndex(Index.GSI2))
+                .globalSecondaryIndexes(Index.globalIndexes().stream().map(TableSpec::globalIndex).toList())
                 .build();
+    }
+
+    /**
+     * Adds one index a table made by an older release lacks (DynamoDB creates one GSI per UpdateTable and fills it
+     * from the items already stored; items written before their index keys existed need a backfill).
+     */
+    public static software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest addIndexRequest(String tableName,
+                                                                                                 Index index) {
+        return software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest.builder().tableName(tableName)
+                .attributeDefinitions(indexAttributes(index))
+                .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName(index.indexName())
+                        .keySchema(keySchema(index.pkName(), index.skName()))
+                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build())))
+                .build();
+    }
+
+    private static List<AttributeDefinition> indexAttributes(Index index) {
+        return List.of(stringAttribute(index.pkName()), stringAttribute(index.skName()));
     }
 
     /** Finished jobs expire through the table's TTL on this attribute (epoch seconds). */

@@ -17,6 +17,15 @@ public class CricketAccessPatterns implements AccessPatterns {
         return List.of(
                 AccessPattern.query("A whole match (every item of its partition, projected on the view)", "GET /matches/{id}", table,
                         CricketModel.MATCH.viewQuery("bgt-2025-test-1")),
+                AccessPattern.query("Every match, newest first: shard 0 of " + CricketModel.ALL_MATCHES.shards()
+                                + " (each shard alike, all in parallel, merged)", "GET /matches", table,
+                        CricketModel.ALL_MATCHES.fanOut(null, CricketModel.ALL_MATCHES.shards(), 20).shards().get(0)),
+                AccessPattern.query("A team's matches, newest first: its home sides (in parallel with its away sides)",
+                        "GET /teams/{teamId}/matches", table, CricketModel.TEAM_MATCHES.fanOut("aus", 1, 20).shards().get(0)),
+                AccessPattern.query("A team's matches, newest first: its away sides (in parallel with its home sides)",
+                        "GET /teams/{teamId}/matches", table, CricketModel.TEAM_MATCHES.fanOut("aus", 1, 20).shards().get(1)),
+                AccessPattern.query("A venue's matches, newest first", "GET /venues/{venueId}/matches", table,
+                        CricketModel.VENUE_MATCHES.fanOut("mcg", 1, 20).shards().get(0)),
                 AccessPattern.query("The matches of a player (ref index)", "GET /players/{playerId}/matches", table,
                         CricketModel.matchesOfPlayer("kohli-01", 20)),
                 AccessPattern.query("A squad's selections", "GET /squads/{squadId}/selections", table,

@@ -3,6 +3,7 @@ package dev.cairn.cricket;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.AggregateNode;
+import dev.cairn.core.aggregate.Listing;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.SortCondition;
@@ -82,6 +83,20 @@ public final class CricketModel {
 
     static final KeyTemplate MATCH_KEY = KeyTemplate.of("MATCH#{id}");
 
+    /**
+     * Lists of matches, newest first. All matches: gsi1, spread over write shards (every match write rewrites
+     * its root, so a single partition would take every write of the service). A venue's: gsi2. A team's: the
+     * home side on gsi3, the away side on gsi4 (an item has one key per index), read together.
+     */
+    static final Listing ALL_MATCHES = Listing.all("all", KeyTemplate.of("MATCHES#ALL#{shard}"), Index.GSI1, 4);
+    static final Listing VENUE_MATCHES = Listing.by("venue", KeyTemplate.of("MATCHES#VENUE#{id}"),
+            Listing.Entry.of(Index.GSI2, "venue.id"));
+    static final Listing TEAM_MATCHES = Listing.by("team", KeyTemplate.of("MATCHES#TEAM#{id}"),
+            Listing.Entry.of(Index.GSI3, "team1.team.id"), Listing.Entry.of(Index.GSI4, "team2.team.id"));
+
+    /** What a list shows of each match, from its root item alone (names kept current by cascades). */
+    static final Map<String, String> MATCH_SUMMARY = summary();
+
     static final Aggregate MATCH = Aggregate.of("Match", MATCH_KEY, "id",
             AggregateNode.builder("Match", "MATCH")
                     .field("name")
@@ -89,7 +104,20 @@ public final class CricketModel {
                     .sub("team1", TEAM_SHEET, Map.of("teamNumber", 1))
                     .sub("team2", TEAM_SHEET, Map.of("teamNumber", 2))
                     .build(),
-            List.of("name"));
+            List.of("name"))
+            .listed(MATCH_SUMMARY, List.of(ALL_MATCHES, VENUE_MATCHES, TEAM_MATCHES));
+
+    private static Map<String, String> summary() {
+        var fields = new java.util.LinkedHashMap<String, String>();
+        fields.put("name", "name");
+        fields.put("venueId", "venue.id");
+        fields.put("venueName", "venue.name");
+        fields.put("team1Id", "team1.team.id");
+        fields.put("team1Name", "team1.team.name");
+        fields.put("team2Id", "team2.team.id");
+        fields.put("team2Name", "team2.team.name");
+        return fields;
+    }
 
     private CricketModel() {
     }

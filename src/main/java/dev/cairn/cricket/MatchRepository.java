@@ -9,6 +9,8 @@ import dev.cairn.core.aggregate.Aggregate.Items;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
 import dev.cairn.core.aggregate.AggregateWrites;
+import dev.cairn.core.aggregate.Listing;
+import dev.cairn.core.query.Page;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.cricket.MatchInput.PlayerSheetInput;
 import dev.cairn.cricket.MatchInput.TeamSheetInput;
@@ -51,6 +53,19 @@ public class MatchRepository {
         return aggregates.read(MATCH, id)
                 .onItem().ifNull().failWith(() -> EntityResources.notFound("match " + id))
                 .map(s -> new Versioned(s.assembled().view(), s.assembled().version()));
+    }
+
+    /**
+     * A page of a list of matches, newest first, as summaries from root items: 1 Query per shard of the list of
+     * all, 2 for a team's (its home and away sides), 1 for a venue's. A list of an unknown team or venue is empty.
+     */
+    public Uni<Page<Map<String, Object>>> list(Listing listing, String key, int limit, String cursor) {
+        return aggregates.list(MATCH, listing, key, limit, cursor);
+    }
+
+    /** One page of the backfill that lists matches stored before lists existed (repeat with {@code next}). */
+    public Uni<AggregateStore.BackfillPage> backfillLists(int limit, String cursor) {
+        return aggregates.backfillListings(MATCH, limit, cursor);
     }
 
     public Uni<Versioned> create(MatchInput input) {

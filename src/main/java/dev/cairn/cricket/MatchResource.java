@@ -9,6 +9,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.query.Page;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.OpenApiDocs;
+import dev.cairn.platform.auth.AdminOnly;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import dev.cairn.store.AggregateStore;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
@@ -103,6 +107,53 @@ public class MatchResource {
     public Uni<RestResponse<Void>> delete(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return matches.delete(Http.id("id", id), Http.ifMatch(ifMatch)).map(done -> RestResponse.noContent());
     }
+
+    /** Every match, newest first: one Query per shard of the list of all (gsi1), in parallel, merged. */
+    @GET
+    @Path("matches")
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = MatchSchemas.SummaryPage.class)))
+    @Operation(operationId = "listMatches", summary = "Every match, newest first, as summaries: one Query per shard of the list (gsi1), in parallel")
+    public Uni<Page<Map<String, Object>>> list(@RestQuery String limit, @RestQuery String cursor) {
+        return matches.list(CricketModel.ALL_MATCHES, null, Http.limit(limit), cursor);
+    }
+
+    /** A team's matches, newest first: its home side (gsi3) and away side (gsi4), 2 Queries in parallel, merged. */
+    @GET
+    @Path("teams/{teamId}/matches")
+    @APIResponse(responseCode = "200", description = "OK (empty for a team that plays no match)", content = @Content(schema = @Schema(implementation = MatchSchemas.SummaryPage.class)))
+    @Operation(operationId = "listTeamMatches", summary = "A team's matches, newest first, as summaries: 2 Queries in parallel (its sides on gsi3 and gsi4)")
+    public Uni<Page<Map<String, Object>>> teamMatches(@RestPath String teamId, @RestQuery String limit,
+                                                      @RestQuery String cursor) {
+        return matches.list(CricketModel.TEAM_MATCHES, Http.id("teamId", teamId), Http.limit(limit), cursor);
+    }
+
+    /** A venue's matches, newest first: ONE Query of its list partition (gsi2). */
+    @GET
+    @Path("venues/{venueId}/matches")
+    @APIResponse(responseCode = "200", description = "OK (empty for a venue that hosts no match)", content = @Content(schema = @Schema(implementation = MatchSchemas.SummaryPage.class)))
+    @Operation(operationId = "listVenueMatches", summary = "A venue's matches, newest first, as summaries: ONE Query (gsi2)")
+    public Uni<Page<Map<String, Object>>> venueMatches(@RestPath String venueId, @RestQuery String limit,
+                                                       @RestQuery String cursor) {
+        return matches.list(CricketModel.VENUE_MATCHES, Http.id("venueId", venueId), Http.limit(limit), cursor);
+    }
+
+    /**
+     * One page of the one-off backfill that lists matches stored before lists existed: a Scan page of match roots,
+     * one conditional UpdateItem per root not yet listed correctly. Repeat with {@code cursor} = {@code next}
+     * until it is null.
+     */
+    @POST
+    @AdminOnly
+    @Path("maintenance/match-lists")
+    @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
+    @APIResponse(responseCode = "200", description = "What this page did, and where the next page starts", content = @Content(schema = @Schema(implementation = MatchSchemas.BackfillPage.class)))
+    @Operation(operationId = "backfillMatchLists", summary = "Backfill the match lists' keys and summaries of matches stored before lists existed, one Scan page per call (safe to repeat)")
+    public Uni<AggregateStore.BackfillPage> backfillLists(@RestQuery String cursor) {
+        return matches.backfillLists(BACKFILL_SCAN_PAGE, cursor);
+    }
+
+    /** Items one backfill call scans (a Scan's Limit counts items read, before its filter keeps the match roots). */
+    static final int BACKFILL_SCAN_PAGE = 500;
 
     /** The matches a player is in: ONE Query of the player's ref partition (gsi1). */
     @GET

@@ -37,4 +37,27 @@ final class MatchSchemas {
     @Schema(name = "MatchAppearancePage", description = "One page of match appearances, and the cursor of the next page")
     record AppearancePage(@Schema(required = true) List<Appearance> items, @Schema(required = true) String next) {
     }
+
+    @Schema(name = "MatchSummary", description = "A match as a list shows it: read from its root item alone; "
+            + "venue and team names are copies, kept current by cascades")
+    record Summary(@Schema(required = true) String id, @Schema(required = true) String name,
+                   String venueId, String venueName,
+                   @Schema(required = true) String team1Id, @Schema(required = true) String team1Name,
+                   @Schema(required = true) String team2Id, @Schema(required = true) String team2Name,
+                   @Schema(required = true, format = "date-time") String createdAt,
+                   @Schema(required = true, format = "date-time") String updatedAt,
+                   @Schema(required = true, description = "The match's version (its ETag on GET /matches/{id})") long version) {
+    }
+
+    @Schema(name = "MatchSummaryPage", description = "One page of matches, newest first, and the cursor of the next page")
+    record SummaryPage(@Schema(required = true) List<Summary> items, @Schema(required = true) String next) {
+    }
+
+    @Schema(name = "ListBackfillPage", description = "What one page of the list backfill did; call again with `next` until it is null")
+    record BackfillPage(@Schema(required = true, description = "Root items scanned") int scanned,
+                        @Schema(required = true, description = "Roots whose list keys or summary were written") int updated,
+                        @Schema(required = true, description = "Roots already listed correctly") int current,
+                        @Schema(required = true, description = "Roots written or busy meanwhile (their own write lists them)") int skipped,
+                        @Schema(description = "The cursor of the next call; null when the whole table was scanned") String next) {
+    }
 }

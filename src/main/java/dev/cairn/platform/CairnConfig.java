@@ -91,6 +91,18 @@ public interface CairnConfig {
         int statusShards();
     }
 
+    Matches matches();
+
+    interface Matches {
+        /**
+         * Write shards of the list of all matches ({@code MATCHES#ALL#03} on gsi1); a page reads them all in
+         * parallel (1 Query each). Every match write rewrites its root, so one partition would take them all.
+         */
+        @WithDefault("4")
+        @io.smallrye.config.WithName("list-shards")
+        int listShards();
+    }
+
     Auth auth();
 
     Console console();

@@ -230,13 +230,21 @@ public class OpenApiDocs implements OASFilter {
 
     // --- answers -----------------------------------------------------------------------------------------------
 
+    /** The extension that marks a POST as an action answering 200 (e.g. one page of a backfill), not a create. */
+    public static final String ACTION = "x-action";
+
+    private static boolean isAction(Operation operation) {
+        return operation.getExtensions() != null && operation.getExtensions().containsKey(ACTION);
+    }
+
     private static void successes(PathItem.HttpMethod method, Operation operation) {
         APIResponses responses = operation.getResponses() == null ? OASFactory.createAPIResponses() : operation.getResponses();
         operation.setResponses(responses);
         responses.removeAPIResponse("default");
         boolean cascades = hasParameter(operation, "cascade");
         APIResponse ok = responses.getAPIResponse("200");
-        if (method == PathItem.HttpMethod.POST && ok != null) {
+        // A POST creates (201 + Location) unless it is marked as an action that creates nothing.
+        if (method == PathItem.HttpMethod.POST && ok != null && !isAction(operation)) {
             responses.removeAPIResponse("200");
             responses.addAPIResponse("201", ok.description("Created").addHeader("Location", header("The new resource", SchemaType.STRING)));
         }
@@ -316,7 +324,7 @@ public class OpenApiDocs implements OASFilter {
         if (underParameter && (write || !page)) {
             statuses.add("404");
         }
-        if (write) {
+        if (write && !isAction(operation)) {
             statuses.add("409");
         }
         if (hasParameter(operation, "If-Match")) {

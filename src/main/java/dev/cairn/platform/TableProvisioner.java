@@ -58,13 +58,41 @@ public class TableProvisioner {
                 .chain(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem() : waitActive(table)
                         .chain(() -> gateway.updateTimeToLive(TableSpec.timeToLiveRequest(table)))
                         .invoke(() -> LOG.infof("finished jobs of %s expire by TTL on %s", table, TableSpec.EXPIRES_AT))
-                        .replaceWithVoid());
+                        .replaceWithVoid())
+                .chain(() -> addMissingIndexes(table));
     }
 
+    /**
+     * A table made by an older release gets the indexes it lacks, one UpdateTable each (DynamoDB allows one index
+     * creation at a time), each waited for until ACTIVE; existing items need a backfill to appear in them.
+     */
+    private Uni<Void> addMissingIndexes(String table) {
+        return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build()).chain(described -> {
+            var present = new java.util.HashSet<String>();
+            if (described.table().hasGlobalSecondaryIndexes()) {
+                described.table().globalSecondaryIndexes().forEach(gsi -> present.add(gsi.indexName()));
+            }
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (TableSpec.Index index : TableSpec.Index.globalIndexes()) {
+                if (!present.contains(index.indexName())) {
+                    chain = chain.chain(() -> gateway.updateTable(TableSpec.addIndexRequest(table, index))
+                            .invoke(() -> LOG.infof("adding index %s to DynamoDB table %s", index.indexName(), table))
+                            .chain(() -> waitActive(table)));
+                }
+            }
+            return chain;
+        });
+    }
+
+    /** Waits until the table and every index on it are ACTIVE. */
     private Uni<Void> waitActive(String table) {
-        return describe(table)
-                .onItem().transformToUni(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem()
-                        : Uni.createFrom().<Void>failure(new IllegalStateException("table " + table + " is " + status)))
+        return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
+                .onItem().transformToUni(r -> {
+                    boolean indexesActive = !r.table().hasGlobalSecondaryIndexes() || r.table().globalSecondaryIndexes()
+                            .stream().allMatch(gsi -> gsi.indexStatus() == software.amazon.awssdk.services.dynamodb.model.IndexStatus.ACTIVE);
+                    return r.table().tableStatus() == TableStatus.ACTIVE && indexesActive ? Uni.createFrom().voidItem()
+                            : Uni.createFrom().<Void>failure(new IllegalStateException("table " + table + " is not active yet"));
+                })
                 .onFailure(IllegalStateException.class).retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(2))
                 .atMost(60);
     }

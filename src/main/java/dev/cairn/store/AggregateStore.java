@@ -4,6 +4,9 @@ import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec;
 import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.Listing;
+import dev.cairn.core.query.Page;
+import io.smallrye.mutiny.Multi;
 import dev.cairn.core.aggregate.Aggregate.Assembled;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
@@ -457,6 +460,81 @@ public class AggregateStore {
                             null, null, guard.expectation(), null, aggregate.name())))))
                     .replaceWith(true);
         });
+    }
+
+    /**
+     * One page of a list of an aggregate's roots, newest first: one Query per partition of the list (shards, or
+     * the indexes of a keyed list) in parallel, merged, each root shown as its summary. {@code key} is the id the
+     * list is keyed by (null for the list of all).
+     */
+    public Uni<Page<Map<String, Object>>> list(Aggregate aggregate, Listing listing, String key, int limit, String cursor) {
+        return store.fanOutPage(count -> listing.fanOut(key, count, limit), listing.queriesPerPage(), cursor)
+                .map(page -> new Page<>(page.items().stream().map(aggregate::summaryOf).filter(java.util.Objects::nonNull)
+                        .toList(), page.next()));
+    }
+
+    /** What one page of a listing backfill did. */
+    public record BackfillPage(int scanned, int updated, int current, int skipped, String next) {
+    }
+
+    /**
+     * One page of the backfill that lists roots written before their lists existed: a Scan page of root items,
+     * and for each root whose list keys or summary differ from what its committed state gives, ONE conditional
+     * UpdateItem of exactly those attributes at the version read (no new version: the aggregate did not change).
+     * Safe to repeat and to run beside live writes: a root written meanwhile, or busy, is skipped and listed
+     * correctly by its own write; a repeated run finds nothing to do.
+     */
+    public Uni<BackfillPage> backfillListings(Aggregate aggregate, int limit, String cursor) {
+        PrimaryKey anyRoot = aggregate.rootKey("x");
+        return store.scanPage(aggregate.rootType(), anyRoot.sk(), limit, cursor).chain(page -> {
+            List<String> ids = page.items().stream().filter(item -> aggregate.holdsPartition(item.get(TableSpec.PK).s()))
+                    .map(item -> item.get(aggregate.idField()).s()).toList();
+            if (ids.isEmpty()) {
+                return Uni.createFrom().item(new BackfillPage(page.items().size(), 0, 0, 0, page.next()));
+            }
+            return Multi.createFrom().iterable(ids).onItem().transformToUni(id -> relist(aggregate, id)).merge(4)
+                    .collect().asList().map(outcomes -> new BackfillPage(page.items().size(),
+                            count(outcomes, Relisted.UPDATED), count(outcomes, Relisted.CURRENT),
+                            count(outcomes, Relisted.SKIPPED), page.next()));
+        });
+    }
+
+    private enum Relisted { UPDATED, CURRENT, SKIPPED }
+
+    private static int count(List<Relisted> outcomes, Relisted kind) {
+        return (int) outcomes.stream().filter(kind::equals).count();
+    }
+
+    private Uni<Relisted> relist(Aggregate aggregate, String id) {
+        return readForWrite(aggregate, id).chain(snapshot -> {
+            if (snapshot == null || snapshot.assembled() == null) {
+                return Uni.createFrom().item(Relisted.SKIPPED);
+            }
+            var current = snapshot.assembled();
+            Map<String, AttributeValue> wanted = aggregate.listedAttributes(aggregate.decompose(current.view(),
+                    current.refVersions(), current.version(), current.createdAt(), current.updatedAt()).root().item());
+            Map<String, AttributeValue> stored = aggregate.listedAttributes(current.rootItem());
+            if (wanted.equals(stored)) {
+                return Uni.createFrom().item(Relisted.CURRENT);
+            }
+            var update = dev.cairn.core.expr.Update.create().setAll(wanted);
+            stored.keySet().stream().filter(name -> !wanted.containsKey(name)).forEach(update::remove);
+            var action = new WriteAction(WriteAction.Kind.UPDATE, aggregate.rootKey(id), null, update,
+                    WriteAction.Expectation.present(current.version()), AggregateTxn.noWriteInFlight(), aggregate.name());
+            return store.write(action).replaceWith(Relisted.UPDATED)
+                    .onFailure(AggregateStore::lostRace).recoverWithItem(Relisted.SKIPPED);
+        }).onFailure(AggregateStore::lostRace).recoverWithItem(Relisted.SKIPPED);
+    }
+
+    /**
+     * A concurrent write won (version moved, a write in flight, the match deleted): that write lists the root
+     * itself; or the partition does not form the aggregate (a DELETE cleans it): nothing to list.
+     */
+    private static boolean lostRace(Throwable failure) {
+        return failure instanceof CairnException e && (e.error() instanceof CairnError.VersionConflict
+                || e.error() instanceof CairnError.AggregateAssemblyError
+                || e.error() instanceof CairnError.AggregateBusy || e.error() instanceof CairnError.Conflict
+                || e.error() instanceof CairnError.NotFound);
     }
 
     /** Runs a repair or clean-up detached from the request, at most one per partition at a time in this process. */

@@ -98,6 +98,11 @@ public class DynamoGateway {
         return call("CreateTable", "table", request, client::createTable, r -> null, SdkErrors::translate);
     }
 
+    public Uni<software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse> updateTable(
+            software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest request) {
+        return call("UpdateTable", "table", request, client::updateTable, r -> null, SdkErrors::translate);
+    }
+
     public Uni<software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveResponse> updateTimeToLive(
             software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest request) {
         return call("UpdateTimeToLive", "table", request, client::updateTimeToLive, r -> null, SdkErrors::translate);

@@ -26,13 +26,14 @@ class TableDefinitionTest {
     }
 
     @Test
-    void tableHasGenericKeysTwoOverloadedGsisAndNoLsi() {
+    void tableHasGenericKeysFourOverloadedGsisAndNoLsi() {
         CreateTableRequest request = TableSpec.createTableRequest("cairn");
         assertThat(request.keySchema()).extracting(k -> k.attributeName() + ":" + k.keyTypeAsString())
                 .containsExactly("pk:HASH", "sk:RANGE");
         assertThat(request.globalSecondaryIndexes()).extracting(g -> g.indexName() + "=" + g.keySchema().get(0).attributeName()
                         + "/" + g.keySchema().get(1).attributeName() + ":" + g.projection().projectionTypeAsString())
-                .containsExactly("gsi1=gsi1pk/gsi1sk:ALL", "gsi2=gsi2pk/gsi2sk:ALL");
+                .containsExactly("gsi1=gsi1pk/gsi1sk:ALL", "gsi2=gsi2pk/gsi2sk:ALL", "gsi3=gsi3pk/gsi3sk:ALL",
+                        "gsi4=gsi4pk/gsi4sk:ALL");
         assertThat(request.hasLocalSecondaryIndexes()).isFalse();
         assertThat(request.billingModeAsString()).isEqualTo("PAY_PER_REQUEST");
     }

@@ -40,8 +40,29 @@ class TableProvisioningResourceTest {
         assertThat(describe().tableStatusAsString()).isEqualTo("ACTIVE");
     }
 
+    @Test
+    void aTableOfAnOlderReleaseGetsTheIndexesItLacks() {
+        String table = "older-" + java.util.UUID.randomUUID();
+        var current = TableSpec.createTableRequest(table);
+        // What release 1 created: only gsi1 and gsi2.
+        var older = current.toBuilder()
+                .attributeDefinitions(current.attributeDefinitions().stream()
+                        .filter(a -> !a.attributeName().startsWith("gsi3") && !a.attributeName().startsWith("gsi4")).toList())
+                .globalSecondaryIndexes(current.globalSecondaryIndexes().subList(0, 2)).build();
+        gateway.createTable(older).await().atMost(Duration.ofSeconds(10));
+        provisioner.ensureTable(table).await().atMost(Duration.ofSeconds(30));
+        TableDescription upgraded = describe(table);
+        assertThat(upgraded.globalSecondaryIndexes()).extracting(g -> g.indexName() + " " + g.indexStatusAsString())
+                .containsExactlyInAnyOrder("gsi1 ACTIVE", "gsi2 ACTIVE", "gsi3 ACTIVE", "gsi4 ACTIVE");
+        assertThat(upgraded.attributeDefinitions()).containsExactlyInAnyOrderElementsOf(current.attributeDefinitions());
+    }
+
     private TableDescription describe() {
-        return gateway.describeTable(DescribeTableRequest.builder().tableName("cairn").build())
+        return describe("cairn");
+    }
+
+    private TableDescription describe(String name) {
+        return gateway.describeTable(DescribeTableRequest.builder().tableName(name).build())
                 .await().atMost(Duration.ofSeconds(10)).table();
     }
 }

@@ -35,6 +35,7 @@ final class TestConfig {
             public Auth auth() { return () -> false; }
             public Console console() { return () -> true; }
             public Workspace workspace() { return () -> 4; }
+            public Matches matches() { return () -> 4; }
             public Jobs jobs() {
                 throw new UnsupportedOperationException("readiness tests build no job machinery");
             }

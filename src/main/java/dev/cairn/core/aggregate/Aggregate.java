@@ -48,13 +48,21 @@ public final class Aggregate {
     private final AggregateNode root;
     private final List<String> context;
     private final List<String> viewAttributes;
+    private final Map<String, String> summary;
+    private final List<Listing> listings;
+    /** "sk|copy attribute" → the summary fields copied from that embedded copy. */
+    private final Map<String, List<SummaryCopy>> summaryCopies;
 
-    private Aggregate(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context) {
+    private Aggregate(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context,
+                      Map<String, String> summary, List<Listing> listings) {
         this.name = name;
         this.partition = partition;
         this.idField = idField;
         this.root = root;
         this.context = List.copyOf(context);
+        this.summary = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(summary));
+        this.listings = List.copyOf(listings);
+        this.summaryCopies = summarySources(summary);
         var attributes = new LinkedHashSet<>(List.of(TableSpec.SK, TableSpec.TYPE, POS, REF, idField,
                 TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT));
         attributes.addAll(AggregateTxn.rootAttributes());
@@ -74,7 +82,36 @@ public final class Aggregate {
      * @param context   root fields copied onto every member item (a change rewrites every group)
      */
     public static Aggregate of(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context) {
-        return new Aggregate(name, partition, idField, root, context);
+        return new Aggregate(name, partition, idField, root, context, Map.of(), List.of());
+    }
+
+    /**
+     * The same aggregate, findable through lists: its root carries a summary ({@code field → view path}, e.g.
+     * {@code venueName → venue.name}; kept current by every write, and by cascades for paths into embedded copies)
+     * and a key on each listing's index, so a list page is answered from root items alone.
+     */
+    public Aggregate listed(Map<String, String> summaryPaths, List<Listing> lists) {
+        var used = new LinkedHashSet<TableSpec.Index>(root.refs.values().stream().map(RefSpec::index).toList());
+        if (root.self != null) {
+            used.add(root.self.index());
+        }
+        for (Listing listing : lists) {
+            for (Listing.Entry entry : listing.entries()) {
+                if (!used.add(entry.index())) {
+                    throw new IllegalArgumentException(name + ": the root already has a key on " + entry.index());
+                }
+            }
+        }
+        return new Aggregate(name, partition, idField, root, context, summaryPaths, lists);
+    }
+
+    public List<Listing> listings() {
+        return listings;
+    }
+
+    public Listing listing(String listingName) {
+        return listings.stream().filter(l -> l.name().equals(listingName)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(name + " has no listing " + listingName));
     }
 
     public String name() {
@@ -297,6 +334,7 @@ public final class Aggregate {
         rootItem.put(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));
         rootItem.put(TableSpec.CREATED_AT, AttributeValue.fromS(createdAt.toString()));
         rootItem.put(TableSpec.UPDATED_AT, AttributeValue.fromS(updatedAt.toString()));
+        rootItem.putAll(listed(view, id, createdAt));
         decomposeNode(root, view, pk, root.label, List.of(), ROOT_GROUP, Map.of(), null, ctx, refVersions, rootItem, items, "");
         return new Items(pk, items);
     }
@@ -425,6 +463,126 @@ public final class Aggregate {
             out.append(KeyCodec.escape(segments.get(i)));
         }
         return out.toString();
+    }
+
+    // --- lists and summaries -------------------------------------------------------------------------------
+
+    /** The prefix of the root attributes holding the summary (top level, so a cascade can set one alone). */
+    static final String SUMMARY_PREFIX = "_s_";
+
+    /** A summary field copied from an embedded copy: which field of the referenced entity it shows. */
+    public record SummaryCopy(String field, String sourceField) {
+        public String attribute() {
+            return SUMMARY_PREFIX + field;
+        }
+    }
+
+    /** The root attributes that list it: summary fields and every listing's index keys. */
+    private Map<String, AttributeValue> listed(Map<String, Object> view, String id, Instant createdAt) {
+        var out = new HashMap<String, AttributeValue>();
+        summary.forEach((field, path) -> {
+            Object value = ViewPath.valueAt(view, path);
+            if (value != null) {
+                out.put(SUMMARY_PREFIX + field, JsonAttributes.toAttribute(value));
+            }
+        });
+        listings.forEach(listing -> out.putAll(listing.keysOf(view, id, createdAt)));
+        return out;
+    }
+
+    /** Of a root item, the attributes {@link #listed} manages (for a backfill to compare and set). */
+    public Map<String, AttributeValue> listedAttributes(Map<String, AttributeValue> rootItem) {
+        var out = new HashMap<String, AttributeValue>();
+        rootItem.forEach((attribute, value) -> {
+            if (isListedAttribute(attribute)) {
+                out.put(attribute, value);
+            }
+        });
+        return out;
+    }
+
+    /** Whether an attribute of the root is one {@link #listed} manages. */
+    public boolean isListedAttribute(String attribute) {
+        if (attribute.startsWith(SUMMARY_PREFIX)) {
+            return true;
+        }
+        return listings.stream().flatMap(l -> l.entries().stream())
+                .anyMatch(e -> attribute.equals(e.index().pkName()) || attribute.equals(e.index().skName()));
+    }
+
+    /**
+     * The summary of a listed root item: id, the summary fields, timestamps and version; null for a root still
+     * being created by a multi-transaction write (it is not there until that write commits).
+     */
+    public Map<String, Object> summaryOf(Map<String, AttributeValue> rootItem) {
+        AttributeValue op = rootItem.get(AggregateTxn.OP);
+        if (op != null && AggregateTxn.Op.CREATE.wire().equals(op.s())) {
+            return null;
+        }
+        var out = new LinkedHashMap<String, Object>();
+        out.put(idField, rootItem.get(idField) == null ? null : rootItem.get(idField).s());
+        summary.keySet().forEach(field -> {
+            AttributeValue value = rootItem.get(SUMMARY_PREFIX + field);
+            out.put(field, value == null ? null : JsonAttributes.fromAttribute(value));
+        });
+        out.put("createdAt", text(rootItem.get(TableSpec.CREATED_AT)));
+        out.put("updatedAt", text(rootItem.get(TableSpec.UPDATED_AT)));
+        AttributeValue version = rootItem.get(TableSpec.VERSION);
+        out.put("version", version == null ? null : Long.parseLong(version.n()));
+        return out;
+    }
+
+    private static String text(AttributeValue value) {
+        return value == null ? null : value.s();
+    }
+
+    /** The summary fields that show the copy held in {@code attribute} of the member at {@code sk}. */
+    public List<SummaryCopy> summaryCopies(String sk, String attribute) {
+        return summaryCopies.getOrDefault(sk + "|" + attribute, List.of());
+    }
+
+    /**
+     * Where each summary path reads an embedded copy: walks the graph along the path (one/sub edges and refs;
+     * never into a list) to the member's sort key and copy attribute. Paths to plain fields need no cascade.
+     */
+    private Map<String, List<SummaryCopy>> summarySources(Map<String, String> paths) {
+        var out = new LinkedHashMap<String, List<SummaryCopy>>();
+        paths.forEach((field, path) -> {
+            String[] steps = path.split("\\.");
+            AggregateNode node = root;
+            var segments = new ArrayList<String>();
+            for (int i = 0; i < steps.length; i++) {
+                String step = steps[i];
+                boolean last = i == steps.length - 1;
+                if (last && (node.fields.contains(step) || (node == root && step.equals(idField)))) {
+                    return;
+                }
+                String sk = segments.isEmpty() ? root.label : skOf(segments);
+                if (node.refs.containsKey(step) && i == steps.length - 2) {
+                    out.computeIfAbsent(sk + "|" + step, k -> new ArrayList<>()).add(new SummaryCopy(field, steps[i + 1]));
+                    return;
+                }
+                Edge edge = node.edges.stream().filter(e -> e.field().equals(step)).findFirst().orElse(null);
+                if (edge == null || edge.kind() == EdgeKind.MANY) {
+                    throw new IllegalArgumentException(name + ": summary path " + path + " does not lead to one value");
+                }
+                segments.add(edge.node().label);
+                if (edge.kind() == EdgeKind.SUB) {
+                    edge.discriminator().values().forEach(d -> segments.add(String.valueOf(d)));
+                }
+                node = edge.node();
+                if (node.self != null) {
+                    if (i != steps.length - 2) {
+                        throw new IllegalArgumentException(name + ": summary path " + path + " must name one field of the copy");
+                    }
+                    out.computeIfAbsent(skOf(segments) + "|" + REF, k -> new ArrayList<>()).add(new SummaryCopy(field, steps[i + 1]));
+                    return;
+                }
+            }
+            throw new IllegalArgumentException(name + ": summary path " + path + " does not lead to one value");
+        });
+        out.replaceAll((k, v) -> List.copyOf(v));
+        return Map.copyOf(out);
     }
 
     // --- assembly -----------------------------------------------------------------------------------------

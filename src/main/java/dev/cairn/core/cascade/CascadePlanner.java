@@ -45,17 +45,22 @@ public final class CascadePlanner {
 
     /** The copy update of one item, or empty when every copy it holds is already at the source's version. */
     public Optional<WriteAction> copyUpdate(Map<String, AttributeValue> item, CascadeSource source, Instant now) {
-        return copyUpdate(item, source, now, aggregateFor(item.get(TableSpec.PK).s()) == null);
+        return copyWrite(item, source, now, aggregateFor(item.get(TableSpec.PK).s()) == null).map(CopyWrite::action);
+    }
+
+    /** An item's copy update and the copy attributes it rewrites. */
+    private record CopyWrite(WriteAction action, List<String> attributes) {
     }
 
     /**
      * @param bumpVersion true for a stand-alone item: its own version moves forward, so a read-modify-write
      *                    that read the old copy fails its version check instead of writing the old copy back
      */
-    private Optional<WriteAction> copyUpdate(Map<String, AttributeValue> item, CascadeSource source, Instant now,
-                                             boolean bumpVersion) {
+    private Optional<CopyWrite> copyWrite(Map<String, AttributeValue> item, CascadeSource source, Instant now,
+                                          boolean bumpVersion) {
         Map<String, Long> copies = CopyVersions.copiesOf(item, source.entity());
         var update = Update.create();
+        var attributes = new ArrayList<String>();
         Condition newer = null;
         for (var copy : copies.entrySet()) {
             String attribute = copy.getKey();
@@ -63,6 +68,7 @@ public final class CascadePlanner {
             if (copy.getValue() >= source.version() || !rule.copies(item.get(attribute), source.id())) {
                 continue;
             }
+            attributes.add(attribute);
             update.set(attribute, rule.render(source.fields()))
                     .setPath(List.of(CopyVersions.ATTRIBUTE, attribute), CopyVersions.of(source.entity(), source.version()));
             List<String> versionPath = List.of(CopyVersions.ATTRIBUTE, attribute, "v");
@@ -77,8 +83,8 @@ public final class CascadePlanner {
                     .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()));
         }
         PrimaryKey key = PrimaryKey.from(item);
-        return Optional.of(new WriteAction(WriteAction.Kind.UPDATE, key, null, update, Expectation.present(null),
-                newer, labelOf(item)));
+        return Optional.of(new CopyWrite(new WriteAction(WriteAction.Kind.UPDATE, key, null, update,
+                Expectation.present(null), newer, labelOf(item)), attributes));
     }
 
     /** Groups the found items into units: one per aggregate partition (with its root bump), one per other item. */
@@ -86,18 +92,30 @@ public final class CascadePlanner {
         var units = new ArrayList<Unit>();
         var byAggregate = new LinkedHashMap<String, List<WriteAction>>();
         var aggregateOf = new LinkedHashMap<String, Aggregate>();
+        var summaries = new LinkedHashMap<String, Map<String, AttributeValue>>();
         for (var item : found) {
-            Optional<WriteAction> action = copyUpdate(item, source, now);
-            if (action.isEmpty()) {
-                continue;
-            }
             String pk = item.get(TableSpec.PK).s();
             Aggregate aggregate = aggregateFor(pk);
+            Optional<CopyWrite> write = copyWrite(item, source, now, aggregate == null);
+            if (write.isEmpty()) {
+                continue;
+            }
             if (aggregate == null) {
-                units.add(new Unit(pk, List.of(action.get()), false, 1));
+                units.add(new Unit(pk, List.of(write.get().action()), false, 1));
             } else {
-                byAggregate.computeIfAbsent(pk, p -> new ArrayList<>()).add(action.get());
+                byAggregate.computeIfAbsent(pk, p -> new ArrayList<>()).add(write.get().action());
                 aggregateOf.put(pk, aggregate);
+                // The root's summary shows some copies (a venue's name): rewritten with them, in the same transaction.
+                String sk = item.get(TableSpec.SK).s();
+                var summary = summaries.computeIfAbsent(pk, p -> new LinkedHashMap<>());
+                for (String attribute : write.get().attributes()) {
+                    for (var shown : aggregate.summaryCopies(sk, attribute)) {
+                        AttributeValue value = source.fields().get(shown.sourceField());
+                        if (value != null) {
+                            summary.put(shown.attribute(), value);
+                        }
+                    }
+                }
             }
         }
         byAggregate.forEach((pk, actions) -> {
@@ -105,7 +123,7 @@ public final class CascadePlanner {
             PrimaryKey root = PrimaryKey.of(pk, rootSortKey(aggregate));
             var all = new ArrayList<WriteAction>();
             var rootCopy = actions.stream().filter(a -> a.key().equals(root)).findFirst();
-            all.add(rootBump(aggregate, root, rootCopy.orElse(null), now));
+            all.add(rootBump(aggregate, root, rootCopy.orElse(null), summaries.getOrDefault(pk, Map.of()), now));
             actions.stream().filter(a -> !a.key().equals(root)).forEach(all::add);
             units.add(new Unit(pk, all, true, actions.size()));
         });
@@ -116,10 +134,12 @@ public final class CascadePlanner {
      * The root's version moves forward (and its own copies, if it holds any), unless a multi-transaction write is
      * in flight: that write's undo log would put the old copies back, so the unit waits until it is over.
      */
-    private static WriteAction rootBump(Aggregate aggregate, PrimaryKey root, WriteAction rootCopy, Instant now) {
+    private static WriteAction rootBump(Aggregate aggregate, PrimaryKey root, WriteAction rootCopy,
+                                        Map<String, AttributeValue> summary, Instant now) {
         Update update = rootCopy == null ? Update.create() : rootCopy.update();
         update.add(TableSpec.VERSION, AttributeValue.fromN("1"))
                 .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()));
+        summary.forEach(update::set);
         Condition leaseFree = AggregateTxn.noWriteInFlight();
         Condition condition = rootCopy == null || rootCopy.extraCondition() == null
                 ? leaseFree : leaseFree.and(rootCopy.extraCondition());

@@ -14,7 +14,8 @@ import java.util.TreeMap;
 
 /**
  * One listing read from several partitions (write shards) in parallel and merged in sort-key order, so a sharded
- * listing pages exactly like an unsharded one: same order, no duplicates, no gaps.
+ * listing pages exactly like an unsharded one: same order, no duplicates, no gaps. The partitions may lie on
+ * different indexes whose sort keys share one format (a team's matches: its home side on one, its away side on another).
  *
  * <p>Each page asks every shard that is not exhausted for up to {@code limit} items (any one shard may hold the
  * whole next page), merges them k-way, and keeps the first {@code limit}. The cursor holds one position per shard:
@@ -32,11 +33,10 @@ public final class FanOut {
         if (shards.isEmpty() || shards.size() > 64) {
             throw new IllegalArgumentException("a fan-out reads 1 to 64 shards");
         }
-        Index index = shards.get(0).index();
         boolean descending = shards.get(0).descending();
         for (QuerySpec shard : shards) {
-            if (shard.index() != index || shard.descending() != descending || shard.limit() == null) {
-                throw new IllegalArgumentException("every shard query needs the same index, direction and a limit");
+            if (shard.descending() != descending || shard.limit() == null) {
+                throw new IllegalArgumentException("every shard query needs the same direction and a limit");
             }
         }
         this.shards = List.copyOf(shards);
@@ -134,8 +134,6 @@ public final class FanOut {
      * by the index sort key, ties broken by shard number, at most {@code limit} items.
      */
     public Merged merge(List<Position> before, List<ShardPage> pages) {
-        Index index = shards.get(0).index();
-        String sortKey = index.skName();
         Comparator<String> order = shards.get(0).descending() ? Comparator.reverseOrder() : Comparator.naturalOrder();
         record Head(int shard, int offset, String sort) {
         }
@@ -145,7 +143,7 @@ public final class FanOut {
         for (ShardPage page : pages) {
             byShard[page.shard()] = page;
             if (!page.items().isEmpty()) {
-                queue.add(new Head(page.shard(), 0, sortOf(page.items().get(0), sortKey)));
+                queue.add(new Head(page.shard(), 0, sortOf(page.items().get(0), sortKeyOf(page.shard()))));
             }
         }
         int[] taken = new int[shards.size()];
@@ -156,7 +154,7 @@ public final class FanOut {
             items.add(list.get(head.offset()));
             taken[head.shard()]++;
             if (head.offset() + 1 < list.size()) {
-                queue.add(new Head(head.shard(), head.offset() + 1, sortOf(list.get(head.offset() + 1), sortKey)));
+                queue.add(new Head(head.shard(), head.offset() + 1, sortOf(list.get(head.offset() + 1), sortKeyOf(head.shard()))));
             }
         }
         var after = new ArrayList<>(before);
@@ -166,7 +164,7 @@ public final class FanOut {
             if (count == page.items().size()) {
                 after.set(shard, page.lastEvaluatedKey() == null ? Position.DONE_POSITION : Position.at(page.lastEvaluatedKey()));
             } else if (count > 0) {
-                after.set(shard, Position.at(keyOf(page.items().get(count - 1), index)));
+                after.set(shard, Position.at(keyOf(page.items().get(count - 1), shards.get(shard).index())));
             }
         }
         return new Merged(items, encode(after));
@@ -188,6 +186,10 @@ public final class FanOut {
             }
         }
         return out;
+    }
+
+    private String sortKeyOf(int shard) {
+        return shards.get(shard).index().skName();
     }
 
     static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item, Index index) {

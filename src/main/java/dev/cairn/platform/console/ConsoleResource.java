@@ -121,11 +121,8 @@ public class ConsoleResource {
     public Uni<Map<String, Object>> index(@RestPath String index, @RestQuery String pk, @RestQuery String limit,
                                           @RestQuery String cursor) {
         requireEnabled();
-        Index gsi = switch (index == null ? "" : index) {
-            case "gsi1" -> Index.GSI1;
-            case "gsi2" -> Index.GSI2;
-            default -> throw Http.invalid("index", "must be gsi1 or gsi2");
-        };
+        Index gsi = Index.globalIndexes().stream().filter(i -> i.indexName().equals(index)).findFirst()
+                .orElseThrow(() -> Http.invalid("index", "must be gsi1, gsi2, gsi3 or gsi4"));
         String partition = Http.id("pk", pk);
         QuerySpec query = QuerySpec.on(gsi, partition).limit(Http.limit(limit)).build();
         return store.page(query, cursor).map(page -> answer(partition, gsi.indexName(), page, null));
