@@ -15,7 +15,9 @@ public class CricketAccessPatterns implements AccessPatterns {
     @Override
     public List<AccessPattern> accessPatterns(String table) {
         return List.of(
-                AccessPattern.query("A whole match (every item of its partition, projected on the view)", "GET /matches/{id}", table,
+                AccessPattern.query("A whole match (every item of its partition, projected on the view): this ONE Query up to 1,024 items; "
+                                + "a larger aggregate continues with one Query per range of its root's _fences, all at once, then 1 GetItem of the root",
+                        "GET /matches/{id}", table,
                         CricketModel.MATCH.viewQuery("bgt-2025-test-1")),
                 AccessPattern.query("Every match, newest first: shard 0 of " + CricketModel.ALL_MATCHES.shards()
                                 + " (each shard alike, all in parallel, merged)", "GET /matches", table,

@@ -5,6 +5,7 @@ import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.Listing;
+import dev.cairn.core.aggregate.PartitionRanges;
 import dev.cairn.core.query.Page;
 import io.smallrye.mutiny.Multi;
 import dev.cairn.core.aggregate.Aggregate.Assembled;
@@ -89,8 +90,13 @@ public class AggregateStore {
      * writing back.
      */
     public Uni<Snapshot> read(Aggregate aggregate, String id) {
+        return read(aggregate, id, ReadMode.PARALLEL);
+    }
+
+    /** As {@link #read(Aggregate, String)}, reading a large partition's rest as {@code mode} says. */
+    public Uni<Snapshot> read(Aggregate aggregate, String id, ReadMode mode) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return consistentCut(aggregate.viewQuery(id), rootKey, 1).map(items -> {
+        return consistentCut(aggregate.viewQuery(id), rootKey, mode, 1).map(items -> {
             if (items.isEmpty()) {
                 return null;
             }
@@ -143,32 +149,56 @@ public class AggregateStore {
 
     static final int CUT_ATTEMPTS = 20;
 
+    /** How a partition past its first page is read: its ranges all at once, or page after page. */
+    public enum ReadMode { PARALLEL, SEQUENTIAL }
+
     /**
-     * The partition's items as of ONE instant. One page (the common case) is one Query and needs nothing more. Past
-     * 1 MB the pages are read at different instants, so the root is read again at the end (1 GetItem): every write
-     * moves the root (a new version, the marks of a write in flight, the trace of an undo), so a root that is the
-     * same as in the pages proves that no write began or ended in between; otherwise the whole read is repeated.
+     * The partition's items as of ONE instant. The first page (the aggregate's query: up to
+     * {@link PartitionRanges#FIRST_PAGE_ITEMS} items) holds the common aggregate whole, and then one Query is all.
+     * Past it, the rest is read as one Query per range the root's fences make, all at once ({@link ReadMode#PARALLEL};
+     * SEQUENTIAL reads 1 MB pages one after another). Those reads happen at different instants, so the root is
+     * read again at the end (1 GetItem): every write moves the root (a new version, the marks of a write in flight,
+     * the trace of an undo), so a root that is the same as in the first read proves that no write began or ended
+     * in between; otherwise the whole read is repeated.
      */
     private Uni<List<Map<String, AttributeValue>>> consistentCut(QuerySpec query, PrimaryKey rootKey, int attempt) {
-        return store.queryAllPages(query).chain(all -> {
-            if (all.pages() == 1) {
-                return Uni.createFrom().item(all.items());
+        return consistentCut(query, rootKey, ReadMode.PARALLEL, attempt);
+    }
+
+    private Uni<List<Map<String, AttributeValue>>> consistentCut(QuerySpec query, PrimaryKey rootKey, ReadMode mode,
+                                                                 int attempt) {
+        QuerySpec first = mode == ReadMode.PARALLEL ? query : query.withLimit(null);
+        return store.rawPage(first, null).chain(page -> {
+            if (page.lastKey() == null) {
+                return Uni.createFrom().item(page.items());
             }
-            Map<String, AttributeValue> seen = all.items().stream()
-                    .filter(i -> rootKey.sk().equals(i.get(TableSpec.SK).s())).findFirst().orElse(null);
-            return store.getItem(rootKey, true).chain(now -> {
-                if (Objects.equals(seen, projected(now, query))) {
-                    return Uni.createFrom().item(all.items());
-                }
-                if (attempt >= CUT_ATTEMPTS) {
-                    return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
-                            rootKey + " changed during every one of " + attempt + " reads; retry shortly", 1)));
-                }
-                // A short, jittered pause: the next read starts between two writes rather than in step with them.
-                long pause = java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 20L * attempt + 30);
-                return gateway.pause(Duration.ofMillis(pause)).chain(() -> consistentCut(query, rootKey, attempt + 1));
+            Map<String, AttributeValue> rootSeen = rootOf(page.items(), rootKey);
+            List<Uni<EntityStore.AllPages>> rest = mode == ReadMode.SEQUENTIAL
+                    ? List.of(store.queryAllPages(first, page.lastKey()))
+                    : PartitionRanges.after(first, page.lastKey().get(TableSpec.SK).s(), PartitionRanges.fencesOf(rootSeen))
+                    .stream().map(range -> store.queryAllPages(range.query(), range.startKey())).toList();
+            return Uni.join().all(rest).andFailFast().chain(parts -> {
+                var items = new ArrayList<>(page.items());
+                parts.forEach(part -> items.addAll(part.items()));
+                // The root sorts first (Aggregate checks its labels), so the first page holds it unless it is absent.
+                return store.getItem(rootKey, true).chain(now -> {
+                    if (Objects.equals(rootSeen, projected(now, query))) {
+                        return Uni.createFrom().item((List<Map<String, AttributeValue>>) items);
+                    }
+                    if (attempt >= CUT_ATTEMPTS) {
+                        return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
+                                rootKey + " changed during every one of " + attempt + " reads; retry shortly", 1)));
+                    }
+                    // A short, jittered pause: the next read starts between two writes rather than in step with them.
+                    long pause = java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 20L * attempt + 30);
+                    return gateway.pause(Duration.ofMillis(pause)).chain(() -> consistentCut(query, rootKey, mode, attempt + 1));
+                });
             });
         });
+    }
+
+    private static Map<String, AttributeValue> rootOf(List<Map<String, AttributeValue>> items, PrimaryKey rootKey) {
+        return items.stream().filter(i -> rootKey.sk().equals(i.get(TableSpec.SK).s())).findFirst().orElse(null);
     }
 
     /** An item as a projected Query returns it: only the projected attributes. */

@@ -237,7 +237,12 @@ public class EntityStore {
     }
 
     public Uni<AllPages> queryAllPages(QuerySpec query) {
-        return deferred(() -> nextPages(query, null, null, 1));
+        return queryAllPages(query, null);
+    }
+
+    /** Every item the query selects after {@code start} (an ExclusiveStartKey; null from the start). */
+    public Uni<AllPages> queryAllPages(QuerySpec query, Map<String, AttributeValue> start) {
+        return deferred(() -> nextPages(query, start, null, 1));
     }
 
     private Uni<AllPages> nextPages(QuerySpec query, Map<String, AttributeValue> start,

@@ -63,9 +63,17 @@ public final class Aggregate {
         this.summary = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(summary));
         this.listings = List.copyOf(listings);
         this.summaryCopies = summarySources(summary);
+        for (Edge edge : root.edges) {
+            if (PartitionRanges.compare(root.label, edge.node().label) >= 0) {
+                // A read's first page must hold the root: it is the proof that the rest was read from the same state.
+                throw new IllegalArgumentException(name + ": the root label " + root.label
+                        + " must sort before every member label (" + edge.node().label + ")");
+            }
+        }
         var attributes = new LinkedHashSet<>(List.of(TableSpec.SK, TableSpec.TYPE, POS, REF, idField,
                 TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT));
         attributes.addAll(AggregateTxn.rootAttributes());
+        attributes.add(PartitionRanges.FENCES);
         collectViewAttributes(root, attributes);
         this.viewAttributes = List.copyOf(attributes);
     }
@@ -141,7 +149,8 @@ public final class Aggregate {
      * consumed is the same). A view read this way has no copy versions: reads before a write take whole items.
      */
     public QuerySpec viewQuery(String id) {
-        return QuerySpec.table(partitionOf(id)).consistent().project(viewAttributes.toArray(String[]::new)).build();
+        return QuerySpec.table(partitionOf(id)).consistent().limit(PartitionRanges.FIRST_PAGE_ITEMS)
+                .project(viewAttributes.toArray(String[]::new)).build();
     }
 
     /** Whether anything is stored in an id's partition: at most a few sort keys, to name what is there. */
@@ -151,7 +160,7 @@ public final class Aggregate {
 
     /** The whole partition, every attribute: the read before a write, which diffs and may undo whole items. */
     public QuerySpec itemsQuery(String id) {
-        return QuerySpec.table(partitionOf(id)).consistent().build();
+        return QuerySpec.table(partitionOf(id)).consistent().limit(PartitionRanges.FIRST_PAGE_ITEMS).build();
     }
 
     public String rootType() {
@@ -336,6 +345,12 @@ public final class Aggregate {
         rootItem.put(TableSpec.UPDATED_AT, AttributeValue.fromS(updatedAt.toString()));
         rootItem.putAll(listed(view, id, createdAt));
         decomposeNode(root, view, pk, root.label, List.of(), ROOT_GROUP, Map.of(), null, ctx, refVersions, rootItem, items, "");
+        // Where a reader may cut the partition into ranges read in parallel (the root is rewritten by every write).
+        List<String> fences = PartitionRanges.fencesOf(items.values().stream().map(Member::item).toList());
+        if (!fences.isEmpty()) {
+            items.get(root.label).item().put(PartitionRanges.FENCES,
+                    AttributeValue.fromL(fences.stream().map(AttributeValue::fromS).toList()));
+        }
         return new Items(pk, items);
     }
 
