@@ -15,7 +15,8 @@ public class CricketAccessPatterns implements AccessPatterns {
     @Override
     public List<AccessPattern> accessPatterns(String table) {
         return List.of(
-                AccessPattern.query("A whole match (every item of its partition, projected on the view): this ONE Query up to 1,024 items; "
+                AccessPattern.query("A whole match (every item of its partition, projected on the view): this ONE Query up to "
+                                + dev.cairn.core.aggregate.PartitionRanges.FIRST_PAGE_ITEMS + " items; "
                                 + "a larger aggregate continues with one Query per range of its root's _fences, all at once, then 1 GetItem of the root",
                         "GET /matches/{id}", table,
                         CricketModel.MATCH.viewQuery("bgt-2025-test-1")),

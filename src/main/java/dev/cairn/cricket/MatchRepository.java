@@ -63,11 +63,6 @@ public class MatchRepository {
         return aggregates.list(MATCH, listing, key, limit, cursor);
     }
 
-    /** One page of the backfill that lists matches stored before lists existed (repeat with {@code next}). */
-    public Uni<AggregateStore.BackfillPage> backfillLists(int limit, String cursor) {
-        return aggregates.backfillListings(MATCH, limit, cursor);
-    }
-
     public Uni<Versioned> create(MatchInput input) {
         Map<String, Object> in = toMap(input);
         List<RefUse> refs = checked(input, in);

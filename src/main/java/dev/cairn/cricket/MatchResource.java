@@ -9,10 +9,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.query.Page;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
-import dev.cairn.platform.OpenApiDocs;
-import dev.cairn.platform.auth.AdminOnly;
-import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
-import dev.cairn.store.AggregateStore;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
@@ -136,24 +132,6 @@ public class MatchResource {
                                                        @RestQuery String cursor) {
         return matches.list(CricketModel.VENUE_MATCHES, Http.id("venueId", venueId), Http.limit(limit), cursor);
     }
-
-    /**
-     * One page of the one-off backfill that lists matches stored before lists existed: a Scan page of match roots,
-     * one conditional UpdateItem per root not yet listed correctly. Repeat with {@code cursor} = {@code next}
-     * until it is null.
-     */
-    @POST
-    @AdminOnly
-    @Path("maintenance/match-lists")
-    @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
-    @APIResponse(responseCode = "200", description = "What this page did, and where the next page starts", content = @Content(schema = @Schema(implementation = MatchSchemas.BackfillPage.class)))
-    @Operation(operationId = "backfillMatchLists", summary = "Backfill the match lists' keys and summaries of matches stored before lists existed, one Scan page per call (safe to repeat)")
-    public Uni<AggregateStore.BackfillPage> backfillLists(@RestQuery String cursor) {
-        return matches.backfillLists(BACKFILL_SCAN_PAGE, cursor);
-    }
-
-    /** Items one backfill call scans (a Scan's Limit counts items read, before its filter keeps the match roots). */
-    static final int BACKFILL_SCAN_PAGE = 500;
 
     /** The matches a player is in: ONE Query of the player's ref partition (gsi1). */
     @GET

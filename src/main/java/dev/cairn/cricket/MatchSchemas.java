@@ -52,12 +52,4 @@ final class MatchSchemas {
     @Schema(name = "MatchSummaryPage", description = "One page of matches, newest first, and the cursor of the next page")
     record SummaryPage(@Schema(required = true) List<Summary> items, @Schema(required = true) String next) {
     }
-
-    @Schema(name = "ListBackfillPage", description = "What one page of the list backfill did; call again with `next` until it is null")
-    record BackfillPage(@Schema(required = true, description = "Root items scanned") int scanned,
-                        @Schema(required = true, description = "Roots whose list keys or summary were written") int updated,
-                        @Schema(required = true, description = "Roots already listed correctly") int current,
-                        @Schema(required = true, description = "Roots written or busy meanwhile (their own write lists them)") int skipped,
-                        @Schema(description = "The cursor of the next call; null when the whole table was scanned") String next) {
-    }
 }

@@ -28,6 +28,20 @@ public final class ApiSchemas {
             @Schema(required = true, description = "The entity as it is now") Map<String, Object> entity) {
     }
 
+    @Schema(name = "ListBackfillJob", description = "The durable job that lists an aggregate's roots stored before its lists existed")
+    public record ListBackfillJob(
+            @Schema(required = true) String id,
+            @Schema(required = true, enumeration = {"list-backfill"}) String kind,
+            @Schema(required = true, description = "The aggregate whose roots it lists") String aggregate,
+            @Schema(required = true, enumeration = {"pending", "running", "done", "failed"}) String state,
+            @Schema(required = true, description = "Scan pages done") int pages,
+            @Schema(required = true, description = "Roots scanned") int roots,
+            @Schema(required = true, description = "Roots whose list keys and summary were written") int updated,
+            @Schema(required = true, description = "Roots listed correctly already, or written meanwhile (their own write lists them)") int unchanged,
+            @Schema(format = "date-time") String createdAt,
+            @Schema(format = "date-time") String finishedAt) {
+    }
+
     @Schema(name = "CascadeJob", description = "A cascade run as a durable job: its state and progress")
     public record CascadeJob(
             @Schema(required = true) String id,

@@ -36,6 +36,7 @@ public class JobWorker {
 
     private final JobStore jobs;
     private final CascadeJobs cascades;
+    private final ListBackfills backfills;
     private final AggregateStore aggregates;
     private final Catalog catalog;
     private final CairnConfig config;
@@ -45,10 +46,11 @@ public class JobWorker {
     private final AtomicLong oldestRunnableMillis = new AtomicLong();
     private volatile long timer = -1;
 
-    public JobWorker(JobStore jobs, CascadeJobs cascades, AggregateStore aggregates, Catalog catalog, CairnConfig config,
-                     Vertx vertx, MeterRegistry registry) {
+    public JobWorker(JobStore jobs, CascadeJobs cascades, ListBackfills backfills, AggregateStore aggregates, Catalog catalog,
+                     CairnConfig config, Vertx vertx, MeterRegistry registry) {
         this.jobs = jobs;
         this.cascades = cascades;
+        this.backfills = backfills;
         this.aggregates = aggregates;
         this.catalog = catalog;
         this.config = config;
@@ -111,6 +113,7 @@ public class JobWorker {
     private Uni<Void> run(Job job) {
         return switch (job.kind()) {
             case Job.CASCADE -> cascades.resume(job).replaceWithVoid();
+            case Job.LIST_BACKFILL -> backfills.resume(job).replaceWithVoid();
             case Job.AGGREGATE_WRITE -> {
                 var target = AggregateStore.intentTarget(job);
                 Aggregate aggregate = catalog.aggregate(target.getKey());

@@ -503,29 +503,28 @@ public class AggregateStore {
                         .toList(), page.next()));
     }
 
-    /** What one page of a listing backfill did. */
-    public record BackfillPage(int scanned, int updated, int current, int skipped, String next) {
+    /** What one page of a list backfill did, and where the next page starts (null at the end of the table). */
+    public record RelistPage(int roots, int updated, int current, int skipped, Map<String, AttributeValue> lastKey) {
     }
 
     /**
-     * One page of the backfill that lists roots written before their lists existed: a Scan page of root items,
-     * and for each root whose list keys or summary differ from what its committed state gives, ONE conditional
-     * UpdateItem of exactly those attributes at the version read (no new version: the aggregate did not change).
-     * Safe to repeat and to run beside live writes: a root written meanwhile, or busy, is skipped and listed
-     * correctly by its own write; a repeated run finds nothing to do.
+     * One page of the backfill that lists roots written before their lists existed: a Scan page of root items from
+     * {@code start}, and for each root whose list keys or summary differ from what its committed state gives, ONE
+     * conditional UpdateItem of exactly those attributes at the version read (no new version: the aggregate did
+     * not change). Safe to repeat and to run beside live writes: a root written or busy meanwhile is skipped and
+     * listed correctly by its own write; a repeated page finds nothing to do.
      */
-    public Uni<BackfillPage> backfillListings(Aggregate aggregate, int limit, String cursor) {
+    public Uni<RelistPage> relistPage(Aggregate aggregate, Map<String, AttributeValue> start, int limit) {
         PrimaryKey anyRoot = aggregate.rootKey("x");
-        return store.scanPage(aggregate.rootType(), anyRoot.sk(), limit, cursor).chain(page -> {
+        return store.scanPage(aggregate.rootType(), anyRoot.sk(), limit, start).chain(page -> {
             List<String> ids = page.items().stream().filter(item -> aggregate.holdsPartition(item.get(TableSpec.PK).s()))
                     .map(item -> item.get(aggregate.idField()).s()).toList();
             if (ids.isEmpty()) {
-                return Uni.createFrom().item(new BackfillPage(page.items().size(), 0, 0, 0, page.next()));
+                return Uni.createFrom().item(new RelistPage(0, 0, 0, 0, page.lastKey()));
             }
             return Multi.createFrom().iterable(ids).onItem().transformToUni(id -> relist(aggregate, id)).merge(4)
-                    .collect().asList().map(outcomes -> new BackfillPage(page.items().size(),
-                            count(outcomes, Relisted.UPDATED), count(outcomes, Relisted.CURRENT),
-                            count(outcomes, Relisted.SKIPPED), page.next()));
+                    .collect().asList().map(outcomes -> new RelistPage(ids.size(), count(outcomes, Relisted.UPDATED),
+                            count(outcomes, Relisted.CURRENT), count(outcomes, Relisted.SKIPPED), page.lastKey()));
         });
     }
 

@@ -277,23 +277,17 @@ public class EntityStore {
     }
 
     /**
-     * One page of a Scan for the items of one type at one sort key, read consistently, with a signed cursor: for a
-     * one-off backfill of items that no index finds yet. No request path scans.
+     * One page of a Scan for the items of one type at one sort key, read consistently, from a raw position: for a
+     * one-off backfill of items that no index finds yet (a job checkpoints the position). No request path scans.
      */
-    public Uni<Page<Map<String, AttributeValue>>> scanPage(String entityType, String sortKey, int limit, String cursor) {
-        String binding = "scan|" + entityType + "|" + sortKey + "|" + limit;
-        return deferred(() -> {
-            Map<String, AttributeValue> start = cursors.decode(binding, cursor);
-            var request = software.amazon.awssdk.services.dynamodb.model.ScanRequest.builder().tableName(settings.table())
-                    .limit(limit).consistentRead(true)
-                    .filterExpression("#type = :type AND #sk = :sk")
-                    .expressionAttributeNames(Map.of("#type", dev.cairn.core.TableSpec.TYPE, "#sk", dev.cairn.core.TableSpec.SK))
-                    .expressionAttributeValues(Map.of(":type", AttributeValue.fromS(entityType), ":sk", AttributeValue.fromS(sortKey)))
-                    .exclusiveStartKey(start)
-                    .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build();
-            return gateway.scan(request).map(r -> new Page<>(r.items(),
-                    r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? cursors.encode(binding, r.lastEvaluatedKey()) : null));
-        });
+    public Uni<RawPage> scanPage(String entityType, String sortKey, int limit, Map<String, AttributeValue> start) {
+        return deferred(() -> gateway.scan(software.amazon.awssdk.services.dynamodb.model.ScanRequest.builder()
+                        .tableName(settings.table()).limit(limit).consistentRead(true)
+                        .filterExpression("#type = :type AND #sk = :sk")
+                        .expressionAttributeNames(Map.of("#type", dev.cairn.core.TableSpec.TYPE, "#sk", dev.cairn.core.TableSpec.SK))
+                        .expressionAttributeValues(Map.of(":type", AttributeValue.fromS(entityType), ":sk", AttributeValue.fromS(sortKey)))
+                        .exclusiveStartKey(start).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build())
+                .map(r -> new RawPage(r.items(), r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null)));
     }
 
     /** Whether the table holds no item at all (one Scan of at most one item; for startup checks, not requests). */

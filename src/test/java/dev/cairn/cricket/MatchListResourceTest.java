@@ -170,7 +170,7 @@ class MatchListResourceTest {
     }
 
     @Test
-    void theBackfillListsMatchesStoredBeforeListsExistedOnceWithoutANewVersionAndIsSafeToRepeat() {
+    void theBackfillJobListsMatchesStoredBeforeListsExistedOnceWithoutANewVersionAndIsSafeToRepeat() throws Exception {
         var f = CricketFixtures.create(2);
         String id = f.matchId();
         given().contentType(ContentType.JSON).body(f.matchJson(id, 1, 1)).post("/matches").then().statusCode(201);
@@ -185,42 +185,43 @@ class MatchListResourceTest {
         assertThat(ids(walk("/venues/" + f.venue + "/matches", 100, 1))).isEmpty();
         assertThat(ids(walk("/teams/" + f.team1 + "/matches", 100, 2))).isEmpty();
 
-        int[] first = backfillToTheEnd();
-        assertThat(first[1]).as("updated").isGreaterThanOrEqualTo(1);
+        Map<String, Object> first = backfill();
+        assertThat((Integer) first.get("updated")).as("updated").isGreaterThanOrEqualTo(1);
+        assertThat((Integer) first.get("roots")).isGreaterThanOrEqualTo((Integer) first.get("updated"));
         assertThat(rootItem(root)).as("the root as a current release writes it, version and all").isEqualTo(listed);
         assertThat(ids(walk("/venues/" + f.venue + "/matches", 100, 1))).containsExactly(id);
         assertThat(ids(walk("/teams/" + f.team2 + "/matches", 100, 2))).containsExactly(id);
         assertThat(ids(walk("/matches", 100, 4))).contains(id);
         given().get("/matches/{id}", id).then().statusCode(200).header("ETag", "\"1\"");
 
-        int[] again = backfillToTheEnd();
-        assertThat(again[1]).as("a repeated run finds nothing to do").isZero();
-        assertThat(again[0]).as("scanned as many roots").isGreaterThanOrEqualTo(first[0]);
+        Map<String, Object> again = backfill();
+        assertThat(again.get("updated")).as("a repeated run finds nothing to do").isEqualTo(0);
+        assertThat((Integer) again.get("roots")).as("scanned as many roots").isGreaterThanOrEqualTo((Integer) first.get("roots"));
         assertThat(rootItem(root)).isEqualTo(listed);
-        given().queryParam("cursor", "forged").post("/maintenance/match-lists").then().statusCode(400)
-                .body("code", equalTo("InvalidCursor"));
+        given().post("/maintenance/aggregates/{name}/list-backfills", "Squad").then().statusCode(404)
+                .contentType("application/problem+json").body("code", equalTo("NotFound"));
+        given().get("/maintenance/jobs/{id}", "no-such-job").then().statusCode(404);
     }
 
     private Map<String, AttributeValue> rootItem(PrimaryKey key) {
         return store.getItem(key, true).await().atMost(Duration.ofSeconds(10));
     }
 
-    /** Every page of the backfill: {scanned, updated}. */
-    private static int[] backfillToTheEnd() {
-        int scanned = 0;
-        int updated = 0;
-        String cursor = null;
-        do {
-            var request = given();
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
+    /** Starts the backfill job (202 + Location) and follows it to its end: the job as it ended. */
+    private static Map<String, Object> backfill() throws InterruptedException {
+        var started = given().post("/maintenance/aggregates/{name}/list-backfills", "Match").then().statusCode(202)
+                .body("kind", equalTo("list-backfill")).body("aggregate", equalTo("Match")).extract();
+        String job = java.net.URI.create(started.header("Location")).getPath();
+        assertThat(job).isEqualTo("/maintenance/jobs/" + started.path("id"));
+        Instant until = Instant.now().plus(Duration.ofSeconds(60));
+        while (true) {
+            Map<String, Object> now = given().get(job).then().statusCode(200).extract().path("");
+            if ("done".equals(now.get("state"))) {
+                return now;
             }
-            var page = request.post("/maintenance/match-lists").then().statusCode(200).extract();
-            scanned += page.<Integer>path("scanned");
-            updated += page.<Integer>path("updated");
-            cursor = page.path("next");
-        } while (cursor != null);
-        return new int[] {scanned, updated};
+            assertThat(Instant.now()).as("the backfill " + job + " ends").isBefore(until);
+            Thread.sleep(50);
+        }
     }
 
     /** An eventual cascade answers 200 when it ended in time, else 202 with its job: followed to its end. */

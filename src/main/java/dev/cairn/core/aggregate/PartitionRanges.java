@@ -24,7 +24,7 @@ public final class PartitionRanges {
 
     /** The root attribute holding the fences (a list of sort keys, ascending). */
     public static final String FENCES = "_fences";
-    public static final int FIRST_PAGE_ITEMS = 1024;
+    public static final int FIRST_PAGE_ITEMS = 512;
     static final int RANGE_ITEMS = 500;
     static final long RANGE_BYTES = 256 * 1024;
 

@@ -21,6 +21,8 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
 
     public static final String CASCADE = "cascade";
     public static final String AGGREGATE_WRITE = "aggregate-write";
+    /** List the roots of an aggregate stored before its lists existed (a Scan, page by page, checkpointed). */
+    public static final String LIST_BACKFILL = "list-backfill";
     /** Failed copy keys kept on the job record; the count goes on past it. */
     public static final int MAX_FAILED_KEYS = 50;
 
