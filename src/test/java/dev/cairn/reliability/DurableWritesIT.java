@@ -499,4 +499,64 @@ class DurableWritesIT {
         // After the commit the undo log is garbage: it is deleted right after the answer.
         waitFor("the undo log of the committed update is deleted", Duration.ofSeconds(10), () -> settled(id));
     }
+
+    // --- the list backfill ------------------------------------------------------------------------------------------
+
+    /** Match roots listed on the list of all matches (its four shards on gsi1), read directly. */
+    long listedMatches() {
+        long listed = 0;
+        for (int shard = 0; shard < 4; shard++) {
+            listed += queryAll(QueryRequest.builder().tableName("cairn").indexName("gsi1").keyConditionExpression("gsi1pk = :pk")
+                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("MATCHES#ALL#0" + shard))))
+                    .stream().filter(i -> i.get("pk").s().contains("-bf-" + k)).count();
+        }
+        return listed;
+    }
+
+    @Test
+    void aListBackfillKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
+        App first = startApp();
+        team(first, "t1-" + k, "Australia");
+        team(first, "t2-" + k, "India");
+        created(first, "/coaches", "{\"id\":\"c1-" + k + "\",\"name\":\"A\"}");
+        created(first, "/coaches", "{\"id\":\"c2-" + k + "\",\"name\":\"B\"}");
+        created(first, "/venues", "{\"id\":\"v-" + k + "\",\"name\":\"MCG\",\"city\":\"Melbourne\"}");
+        int matches = 240;
+        List<String> ids = IntStream.range(0, matches).mapToObj(i -> "m" + i + "-bf-" + k).toList();
+        createdAll(first, "/matches", ids.stream().map(id -> "{\"id\":\"" + id + "\",\"name\":\"M\",\"venueId\":\"v-" + k
+                + "\",\"team1\":{\"teamId\":\"t1-" + k + "\",\"coachId\":\"c1-" + k + "\",\"homeTeam\":true,\"players\":[]},"
+                + "\"team2\":{\"teamId\":\"t2-" + k + "\",\"coachId\":\"c2-" + k + "\",\"homeTeam\":false,\"players\":[]}}").toList());
+        // As an older release stored them: roots without list keys or summary.
+        for (String id : ids) {
+            direct.updateItem(b -> b.tableName("cairn")
+                    .key(Map.of("pk", AttributeValue.fromS("MATCH#" + id), "sk", AttributeValue.fromS("MATCH")))
+                    .updateExpression("REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk, gsi4pk, gsi4sk, #a, #b, #c, #d, #e, #f, #g")
+                    .expressionAttributeNames(Map.of("#a", "_s_name", "#b", "_s_venueId", "#c", "_s_venueName", "#d", "_s_team1Id",
+                            "#e", "_s_team1Name", "#f", "_s_team2Id", "#g", "_s_team2Name"))).join();
+        }
+        assertThat(listedMatches()).isZero();
+
+        proxy.inject(FaultProxy.Fault.DELAY, 20); // a page of the backfill takes about a second
+        Answer started = send(first, "POST", "/maintenance/aggregates/Match/list-backfills", "application/json", "");
+        assertThat(started.status()).as(started.raw().body()).isEqualTo(202);
+        String job = URI.create(started.header("Location")).getPath();
+        waitFor("the backfill has checkpointed a page", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 1));
+        kill(first);
+        long listed = listedMatches();
+        assertThat(listed).as("killed mid-backfill: some matches listed, some not").isBetween(1L, (long) matches - 1);
+        System.out.printf("list backfill killed with %d of %d matches listed%n", listed, matches);
+
+        proxy.clear();
+        long restarted = System.nanoTime();
+        App second = startApp();
+        // Nothing is started again: the second process's worker finds the job once its lease expires and resumes it.
+        waitFor("every match is listed", Duration.ofSeconds(60), () -> listedMatches() == matches);
+        waitFor("the job is done", Duration.ofSeconds(30), () -> "done".equals(jobField(second, job, "state")));
+        System.out.printf("every match listed %d ms after the second process was started (lease %d s)%n",
+                Duration.ofNanos(System.nanoTime() - restarted).toMillis(), LEASE.toSeconds());
+        Answer page = get(second, "/teams/t1-" + k + "/matches?limit=100");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat((List<?>) page.body().get("items")).hasSize(100);
+        assertThat(read(second.log())).contains("took over list-backfill job");
+    }
 }
