@@ -11,7 +11,9 @@ import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -41,6 +43,8 @@ public class ListBackfills {
     private final Catalog catalog;
     private final CairnConfig config;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    /** Set on a graceful stop: a running backfill hands its lease back after its current page. */
+    private volatile boolean stopping;
 
     public ListBackfills(EntityStore store, JobStore jobs, AggregateStore aggregates, Catalog catalog, CairnConfig config) {
         this.store = store;
@@ -65,6 +69,15 @@ public class ListBackfills {
         });
     }
 
+    /** A graceful stop (SIGTERM, a rollout): running backfills hand over after their page; waits a bounded time. */
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        stopping = true;
+        long deadline = System.nanoTime() + CascadeJobs.HAND_OVER_WAIT.toNanos();
+        while (!running.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
     /** Resumes a backfill taken over from a dead owner, from its checkpoint. */
     public Uni<Job> resume(Job job) {
         return run(job);
@@ -81,7 +94,8 @@ public class ListBackfills {
         }
         // Between checkpoints the lease is kept alive, so a slow page never looks like a dead owner.
         var heartbeat = Multi.createFrom().ticks().every(config.jobs().lease().dividedBy(3))
-                .onItem().transformToUniAndConcatenate(tick -> jobs.heartbeat(job).onFailure().recoverWithItem(true))
+                .onItem().transformToUniAndConcatenate(tick -> stopping ? Uni.createFrom().item(true)
+                        : jobs.heartbeat(job).onFailure().recoverWithItem(true))
                 .subscribe().with(ours -> { }, failure -> { });
         return pages(job, aggregate, job.progress()).eventually(heartbeat::cancel).eventually(() -> running.remove(job.id()));
     }
@@ -96,6 +110,11 @@ public class ListBackfills {
                     page.current() + page.skipped(), List.of());
             if (page.lastKey() == null) {
                 return finish(job, after);
+            }
+            if (stopping) {
+                // Any replica's worker takes it over at its next poll, instead of after the lease.
+                return jobs.handOver(job, after).invoke(ours -> LOG.infof("list backfill %s handed over after %d page(s): "
+                        + "this replica is stopping", job.id(), after.pages())).replaceWith((Job) null);
             }
             return jobs.checkpoint(job, after).chain(ours -> ours ? pages(job, aggregate, after) : lost(job));
         });

@@ -513,15 +513,14 @@ class DurableWritesIT {
         return listed;
     }
 
-    @Test
-    void aListBackfillKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
-        App first = startApp();
+    /** 480 matches stored as an older release stored them (roots without list keys or summary). */
+    int unlistedMatches(App first) throws Exception {
         team(first, "t1-" + k, "Australia");
         team(first, "t2-" + k, "India");
         created(first, "/coaches", "{\"id\":\"c1-" + k + "\",\"name\":\"A\"}");
         created(first, "/coaches", "{\"id\":\"c2-" + k + "\",\"name\":\"B\"}");
         created(first, "/venues", "{\"id\":\"v-" + k + "\",\"name\":\"MCG\",\"city\":\"Melbourne\"}");
-        int matches = 240;
+        int matches = 480; // about 2,900 items: 6 Scan pages of 500
         List<String> ids = IntStream.range(0, matches).mapToObj(i -> "m" + i + "-bf-" + k).toList();
         createdAll(first, "/matches", ids.stream().map(id -> "{\"id\":\"" + id + "\",\"name\":\"M\",\"venueId\":\"v-" + k
                 + "\",\"team1\":{\"teamId\":\"t1-" + k + "\",\"coachId\":\"c1-" + k + "\",\"homeTeam\":true,\"players\":[]},"
@@ -535,11 +534,23 @@ class DurableWritesIT {
                             "#e", "_s_team1Name", "#f", "_s_team2Id", "#g", "_s_team2Name"))).join();
         }
         assertThat(listedMatches()).isZero();
+        return matches;
+    }
 
-        proxy.inject(FaultProxy.Fault.DELAY, 20); // a page of the backfill takes about a second
-        Answer started = send(first, "POST", "/maintenance/aggregates/Match/list-backfills", "application/json", "");
+
+    /** Starts the backfill with DynamoDB slowed (a page takes about a second): the job's path. */
+    String slowBackfill(App app) throws Exception {
+        proxy.inject(FaultProxy.Fault.DELAY, 20);
+        Answer started = send(app, "POST", "/maintenance/aggregates/Match/list-backfills", "application/json", "");
         assertThat(started.status()).as(started.raw().body()).isEqualTo(202);
-        String job = URI.create(started.header("Location")).getPath();
+        return URI.create(started.header("Location")).getPath();
+    }
+
+    @Test
+    void aListBackfillKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
+        App first = startApp();
+        int matches = unlistedMatches(first);
+        String job = slowBackfill(first);
         waitFor("the backfill has checkpointed a page", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 1));
         kill(first);
         long listed = listedMatches();
@@ -557,6 +568,28 @@ class DurableWritesIT {
         Answer page = get(second, "/teams/t1-" + k + "/matches?limit=100");
         assertThat(page.status()).isEqualTo(200);
         assertThat((List<?>) page.body().get("items")).hasSize(100);
+        assertThat(read(second.log())).contains("took over list-backfill job");
+    }
+
+    @Test
+    void aReplicaStoppedGracefullyHandsItsBackfillOverAtOnceInsteadOfAfterItsLease() throws Exception {
+        String[] longLease = {"-Dcairn.jobs.lease=60s", "-Dquarkus.shutdown.delay-enabled=false"};
+        App first = startApp(longLease);
+        App second = startApp(longLease);
+        int matches = unlistedMatches(first);
+        String job = slowBackfill(first);
+        waitFor("the backfill has checkpointed a page", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 1));
+        long stopped = System.nanoTime();
+        first.process().destroy(); // SIGTERM: a rollout, a scale-down
+        assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(listedMatches()).as("stopped mid-backfill; its log:%n%s", read(first.log())).isLessThan(matches);
+        assertThat(read(first.log())).contains("handed over");
+        proxy.clear();
+        waitFor("every match is listed long before the lease would have expired", Duration.ofSeconds(30),
+                () -> listedMatches() == matches);
+        System.out.printf("backfill handed over: every match listed %d ms after SIGTERM (lease 60 s)%n",
+                (System.nanoTime() - stopped) / 1_000_000);
+        waitFor("the job reads done", Duration.ofSeconds(10), () -> "done".equals(jobField(second, job, "state")));
         assertThat(read(second.log())).contains("took over list-backfill job");
     }
 }
