@@ -96,12 +96,7 @@ public final class WorkspaceModel {
 
     /** Stable across JVMs and releases: CRC-32 of the UTF-8 id. */
     static int shardOf(String id, int shards) {
-        if (shards <= 1) {
-            return 0;
-        }
-        var crc = new java.util.zip.CRC32();
-        crc.update(id.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % shards);
+        return dev.cairn.core.key.WriteShards.of(id, shards);
     }
 
     private static String twoDigits(int shard) {

@@ -9,7 +9,6 @@ import dev.cairn.store.AggregateStore.ReadMode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,11 +48,17 @@ class ParallelAggregateReadTest {
         return Aggregate.of("Bin", KeyTemplate.of("BIN#{id}"), "id", root.build(), List.of());
     }
 
-    @Inject
-    DynamoDbAsyncClient client;
+    @ConfigProperty(name = "quarkus.dynamodb.endpoint-override")
+    String endpoint;
 
     @ConfigProperty(name = "cairn.table.name")
     String table;
+
+    /**
+     * A client of its own, with generous timeouts: a 2.4 MB multi-transaction update sends its 100-item transactions
+     * all at once, and on a busy 2-core machine DynamoDB Local can take longer than the app's 1.5 s per attempt.
+     */
+    DynamoDbAsyncClient client;
 
     SimpleMeterRegistry registry;
     EntityStore store;
@@ -61,12 +66,23 @@ class ParallelAggregateReadTest {
 
     @BeforeEach
     void ownStore() {
+        client = DynamoDbAsyncClient.builder().endpointOverride(java.net.URI.create(endpoint))
+                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("local", "local")))
+                .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(60)).apiCallAttemptTimeout(Duration.ofSeconds(30)))
+                .build();
         registry = new SimpleMeterRegistry();
         var metrics = new StoreMetrics(registry);
         var gateway = new DynamoGateway(client, metrics);
         store = new EntityStore(gateway, new StoreSettings(table, "test-cursor-secret", 4, 8, Duration.ofMillis(25)));
         aggregates = new AggregateStore(store, gateway, metrics, new Leases(store),
                 new JobSettings("range-test-" + UUID.randomUUID(), 4, Duration.ofDays(1), Duration.ofSeconds(15), Duration.ofSeconds(10)));
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void closeClient() {
+        client.close();
     }
 
     static Map<String, Object> view(String id, String generation, int members) {

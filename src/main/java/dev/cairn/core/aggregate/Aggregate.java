@@ -117,11 +117,6 @@ public final class Aggregate {
         return listings;
     }
 
-    public Listing listing(String listingName) {
-        return listings.stream().filter(l -> l.name().equals(listingName)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(name + " has no listing " + listingName));
-    }
-
     public String name() {
         return name;
     }
@@ -517,7 +512,7 @@ public final class Aggregate {
     }
 
     /** Whether an attribute of the root is one {@link #listed} manages. */
-    public boolean isListedAttribute(String attribute) {
+    private boolean isListedAttribute(String attribute) {
         if (attribute.startsWith(SUMMARY_PREFIX)) {
             return true;
         }

@@ -3,11 +3,11 @@ package dev.cairn.core.aggregate;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.key.KeyCodec;
 import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.WriteShards;
 import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.IntStream;
-import java.util.zip.CRC32;
 
 /**
  * One list of an aggregate's roots, newest first: the root item carries its key on an index (a list partition,
@@ -89,10 +88,6 @@ public final class Listing {
         return entries;
     }
 
-    public boolean sharded() {
-        return sharded;
-    }
-
     public int shards() {
         return shards;
     }
@@ -116,7 +111,7 @@ public final class Listing {
         for (Entry entry : entries) {
             String partitionKey;
             if (entry.keyPath() == null) {
-                partitionKey = shardPartition(shardOf(id, shards));
+                partitionKey = shardPartition(WriteShards.of(id, shards));
             } else {
                 Object key = ViewPath.valueAt(view, entry.keyPath());
                 if (!(key instanceof String || key instanceof Number)) {
@@ -161,15 +156,5 @@ public final class Listing {
     /** Creation time first (fixed width), then the id: newest first when read descending, ties by id. */
     static String sortKey(Instant createdAt, String id) {
         return ORDER.format(createdAt) + KeyCodec.DELIMITER + KeyCodec.escape(id);
-    }
-
-    /** Stable across JVMs and releases: CRC-32 of the UTF-8 id. */
-    static int shardOf(String id, int shards) {
-        if (shards <= 1) {
-            return 0;
-        }
-        var crc = new CRC32();
-        crc.update(id.getBytes(StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % shards);
     }
 }
