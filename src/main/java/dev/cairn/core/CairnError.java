@@ -1,5 +1,8 @@
 package dev.cairn.core;
 
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,6 +21,14 @@ public sealed interface CairnError {
     /** The stable, machine-readable name of the error, e.g. {@code NotFound}. */
     default String code() {
         return getClass().getSimpleName();
+    }
+
+    /**
+     * Whether the same call may succeed when tried again shortly: DynamoDB unreachable or throttling, or a
+     * transaction that collided with another. The one definition of a passing fault; every retry loop asks it.
+     */
+    default boolean retryable() {
+        return false;
     }
 
     /** Extra problem members (beyond type/title/status/detail/code); empty by default. */
@@ -48,7 +59,11 @@ public sealed interface CairnError {
         }
     }
 
-    record Conflict(String detail) implements CairnError {
+    /** A condition or a state of the data refuses the write; {@code retryable} when a concurrent transaction caused it. */
+    record Conflict(String detail, boolean retryable) implements CairnError {
+        public Conflict(String detail) {
+            this(detail, false);
+        }
         public int status() { return 409; }
         public String title() { return "Conflict"; }
     }
@@ -64,7 +79,7 @@ public sealed interface CairnError {
         public int status() { return precondition ? 412 : 409; }
         public String title() { return "Version conflict"; }
         public Map<String, Object> extensions() {
-            var ext = new java.util.LinkedHashMap<String, Object>();
+            var ext = new LinkedHashMap<String, Object>();
             if (expected != null) ext.put("expectedVersion", expected);
             if (actual != null) ext.put("actualVersion", actual);
             return ext;
@@ -172,6 +187,9 @@ public sealed interface CairnError {
         }
         public int status() { return 409; }
         public String title() { return "Transaction cancelled"; }
+        public boolean retryable() {
+            return failures.stream().anyMatch(f -> "TransactionConflict".equals(f.reason()));
+        }
         public Map<String, Object> extensions() {
             return Map.of("failures", failures.stream().map(ActionFailure::describe).toList());
         }
@@ -179,9 +197,9 @@ public sealed interface CairnError {
 
     /** One failed action of a cancelled transaction; {@code oldItem} holds the stored item when returned. */
     record ActionFailure(int index, String pk, String sk, String reason, String message,
-                         Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> oldItem) {
+                         Map<String, AttributeValue> oldItem) {
         public Map<String, Object> describe() {
-            var out = new java.util.LinkedHashMap<String, Object>();
+            var out = new LinkedHashMap<String, Object>();
             out.put("index", index);
             out.put("pk", pk);
             out.put("sk", sk);
@@ -214,6 +232,7 @@ public sealed interface CairnError {
     record ServiceUnavailable(String detail, int retryAfterSeconds) implements CairnError {
         public int status() { return 503; }
         public String title() { return "Service unavailable"; }
+        public boolean retryable() { return true; }
     }
 
     /** Stored items that cannot be decoded (unknown discriminator, missing attribute): a data problem. */

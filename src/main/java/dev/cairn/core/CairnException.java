@@ -21,4 +21,23 @@ public final class CairnException extends RuntimeException {
     public CairnError error() {
         return error;
     }
+
+    /** Whether {@code failure} carries an error of one of the given kinds. */
+    @SafeVarargs
+    public static boolean is(Throwable failure, Class<? extends CairnError>... kinds) {
+        if (!(failure instanceof CairnException e)) {
+            return false;
+        }
+        for (Class<? extends CairnError> kind : kinds) {
+            if (kind.isInstance(e.error())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code failure} is a passing fault worth trying again ({@link CairnError#retryable()}). */
+    public static boolean retryable(Throwable failure) {
+        return failure instanceof CairnException e && e.error().retryable();
+    }
 }

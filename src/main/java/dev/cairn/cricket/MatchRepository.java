@@ -113,13 +113,9 @@ public class MatchRepository {
      * do not fit) is cleaned whole instead: the way out of such a state.
      */
     public Uni<Void> delete(String id, Long ifMatch) {
-        return readForWrite(id, ifMatch).onFailure(MatchRepository::isAssemblyError)
+        return readForWrite(id, ifMatch).onFailure(e -> CairnException.is(e, CairnError.AggregateAssemblyError.class))
                 .recoverWithUni(() -> aggregates.purge(MATCH, id).replaceWith((Snapshot) null))
                 .chain(snapshot -> snapshot == null ? Uni.createFrom().voidItem() : deleteWhole(snapshot));
-    }
-
-    private static boolean isAssemblyError(Throwable failure) {
-        return failure instanceof CairnException e && e.error() instanceof CairnError.AggregateAssemblyError;
     }
 
     private Uni<Void> deleteWhole(Snapshot snapshot) {

@@ -84,11 +84,7 @@ public class EntityResources {
         if (ifMatch != null) {
             return attempt;
         }
-        return attempt.onFailure(EntityResources::isVersionConflict).retry().atMost(PATCH_ATTEMPTS - 1);
-    }
-
-    private static boolean isVersionConflict(Throwable failure) {
-        return failure instanceof CairnException e && e.error() instanceof CairnError.VersionConflict;
+        return attempt.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry().atMost(PATCH_ATTEMPTS - 1);
     }
 
     /** A parent and the first page of its children, read together. */

@@ -3,6 +3,7 @@ package dev.cairn.platform;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec;
 import dev.cairn.store.DynamoGateway;
+import dev.cairn.store.SdkErrors;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
@@ -10,11 +11,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
-import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 import java.time.Duration;
+import java.util.HashSet;
 
 /**
  * At startup: creates the table when {@code cairn.table.create} is on and it is missing (idempotent), and in
@@ -37,7 +38,7 @@ public class TableProvisioner {
         String table = config.table().name();
         if (config.table().create()) {
             // A cold JVM on a busy machine can miss the 3 s call timeout once: retried within the start budget.
-            ensureTable(table).onFailure(TableProvisioner::isTransient).retry()
+            ensureTable(table).onFailure(CairnException::retryable).retry()
                     .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2)).expireIn(Duration.ofSeconds(50).toMillis())
                     .await().atMost(Duration.ofSeconds(60));
         } else {
@@ -49,12 +50,12 @@ public class TableProvisioner {
     /** Creates the table unless it exists, then waits until it is ACTIVE. */
     public Uni<Void> ensureTable(String table) {
         return describe(table)
-                .onFailure(TableProvisioner::isMissing).recoverWithUni(() -> gateway
+                .onFailure(SdkErrors::tableMissing).recoverWithUni(() -> gateway
                         .createTable(TableSpec.createTableRequest(table))
                         .invoke(() -> LOG.infof("created DynamoDB table %s", table))
                         .replaceWith(TableStatus.CREATING)
                         // An attempt that timed out may have created it after all: the SDK's retry then finds it.
-                        .onFailure(TableProvisioner::alreadyExists).recoverWithItem(TableStatus.CREATING))
+                        .onFailure(SdkErrors::tableInUse).recoverWithItem(TableStatus.CREATING))
                 .chain(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem() : waitActive(table)
                         .chain(() -> gateway.updateTimeToLive(TableSpec.timeToLiveRequest(table)))
                         .invoke(() -> LOG.infof("finished jobs of %s expire by TTL on %s", table, TableSpec.EXPIRES_AT))
@@ -68,7 +69,7 @@ public class TableProvisioner {
      */
     private Uni<Void> addMissingIndexes(String table) {
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build()).chain(described -> {
-            var present = new java.util.HashSet<String>();
+            var present = new HashSet<String>();
             if (described.table().hasGlobalSecondaryIndexes()) {
                 described.table().globalSecondaryIndexes().forEach(gsi -> present.add(gsi.indexName()));
             }
@@ -89,7 +90,7 @@ public class TableProvisioner {
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
                 .onItem().transformToUni(r -> {
                     boolean indexesActive = !r.table().hasGlobalSecondaryIndexes() || r.table().globalSecondaryIndexes()
-                            .stream().allMatch(gsi -> gsi.indexStatus() == software.amazon.awssdk.services.dynamodb.model.IndexStatus.ACTIVE);
+                            .stream().allMatch(gsi -> gsi.indexStatus() == IndexStatus.ACTIVE);
                     return r.table().tableStatus() == TableStatus.ACTIVE && indexesActive ? Uni.createFrom().voidItem()
                             : Uni.createFrom().<Void>failure(new IllegalStateException("table " + table + " is not active yet"));
                 })
@@ -100,17 +101,5 @@ public class TableProvisioner {
     private Uni<TableStatus> describe(String table) {
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
                 .map(r -> r.table().tableStatus());
-    }
-
-    private static boolean isTransient(Throwable failure) {
-        return failure instanceof CairnException ce && ce.error() instanceof dev.cairn.core.CairnError.ServiceUnavailable;
-    }
-
-    private static boolean alreadyExists(Throwable failure) {
-        return failure instanceof CairnException ce && ce.getCause() instanceof ResourceInUseException;
-    }
-
-    private static boolean isMissing(Throwable failure) {
-        return failure instanceof CairnException ce && ce.getCause() instanceof ResourceNotFoundException;
     }
 }

@@ -187,7 +187,7 @@ public class SchoolResource {
     }
 
     private static boolean isNotFound(Throwable e) {
-        return e instanceof CairnException ce && ce.error() instanceof CairnError.NotFound;
+        return CairnException.is(e, CairnError.NotFound.class);
     }
 
     private static <T> Stored<T> decode(dev.cairn.core.entity.EntitySpec<T> spec,

@@ -331,10 +331,10 @@ public class AggregateStore {
      */
     private Uni<Void> undoOwn(Aggregate aggregate, String id, String owner) {
         Uni<Void> repair = Uni.createFrom().deferred(() -> rollback(aggregate, id, owner)).replaceWithVoid();
-        return repair.onFailure(Leases::isTransient).recoverWithUni(e -> {
+        return repair.onFailure(CairnException::retryable).recoverWithUni(e -> {
             LOG.warnf("could not undo a failed write of %s %s now (%s); repairing in the background",
                     aggregate.name(), id, e.getMessage());
-            repair.onFailure(Leases::isTransient).retry().withBackOff(REPAIR_FIRST_DELAY, REPAIR_MAX_DELAY)
+            repair.onFailure(CairnException::retryable).retry().withBackOff(REPAIR_FIRST_DELAY, REPAIR_MAX_DELAY)
                     .expireIn(settings.aggregateLease().toMillis())
                     .subscribe().with(done -> LOG.infof("repaired the interrupted write of %s %s", aggregate.name(), id),
                             failure -> LOG.warnf("left the interrupted write of %s %s to recovery: %s", aggregate.name(), id,
@@ -560,10 +560,8 @@ public class AggregateStore {
      * itself; or the partition does not form the aggregate (a DELETE cleans it): nothing to list.
      */
     private static boolean lostRace(Throwable failure) {
-        return failure instanceof CairnException e && (e.error() instanceof CairnError.VersionConflict
-                || e.error() instanceof CairnError.AggregateAssemblyError
-                || e.error() instanceof CairnError.AggregateBusy || e.error() instanceof CairnError.Conflict
-                || e.error() instanceof CairnError.NotFound);
+        return CairnException.is(failure, CairnError.VersionConflict.class, CairnError.AggregateAssemblyError.class,
+                CairnError.AggregateBusy.class, CairnError.Conflict.class, CairnError.NotFound.class);
     }
 
     /** Runs a repair or clean-up detached from the request, at most one per partition at a time in this process. */

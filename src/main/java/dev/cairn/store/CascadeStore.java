@@ -130,8 +130,8 @@ public class CascadeStore {
                 : store.write(unit.actions().get(0)).map(done -> new Outcome(1, 0, List.of()));
         return write.onFailure().recoverWithUni(failure -> {
             CairnError error = failure instanceof CairnException e ? e.error() : null;
-            if (!unit.aggregate() && (error instanceof CairnError.NotFound || error instanceof CairnError.Conflict)
-                    && !Leases.isTransient(failure)) {
+            if (!unit.aggregate() && !CairnException.retryable(failure)
+                    && CairnException.is(failure, CairnError.NotFound.class, CairnError.Conflict.class)) {
                 return Uni.createFrom().item(new Outcome(0, 1, List.of()));
             }
             boolean busy = false;
@@ -152,7 +152,7 @@ public class CascadeStore {
                     return retryWithout(unit, canceled, attempt, deadline);
                 }
             }
-            if ((busy || Leases.isTransient(failure)) && System.nanoTime() < deadline) {
+            if ((busy || CairnException.retryable(failure)) && System.nanoTime() < deadline) {
                 long pause = Math.min(BACKOFF.toMillis() << Math.min(attempt - 1, 10), MAX_BACKOFF.toMillis());
                 return gateway.pause(Duration.ofMillis(pause)).chain(() -> run(unit, attempt + 1, deadline));
             }

@@ -31,29 +31,16 @@ public class Leases {
         return store.transactDetailed(plan).replaceWith(true).onFailure(Leases::refused).recoverWithItem(false);
     }
 
-    /** A condition refused the write (as opposed to a fault worth retrying). */
+    /** A condition refused the write (as opposed to a fault worth retrying, {@link CairnError#retryable()}). */
     public static boolean refused(Throwable failure) {
-        if (!(failure instanceof CairnException e)) {
+        if (!(failure instanceof CairnException e) || e.error().retryable()) {
             return false;
         }
-        CairnError error = e.error();
-        if (error instanceof CairnError.TransactionCanceled canceled) {
+        if (e.error() instanceof CairnError.TransactionCanceled canceled) {
             return !canceled.failures().isEmpty() && canceled.failures().stream()
                     .allMatch(f -> "ConditionalCheckFailed".equals(f.reason()) || "None".equals(f.reason()));
         }
-        return error instanceof CairnError.NotFound || error instanceof CairnError.VersionConflict
-                || (error instanceof CairnError.Conflict && !isTransient(failure));
-    }
-
-    /** DynamoDB unreachable, throttling, or a transaction that collided with another: worth trying again. */
-    public static boolean isTransient(Throwable failure) {
-        if (!(failure instanceof CairnException e)) {
-            return false;
-        }
-        CairnError error = e.error();
-        return error instanceof CairnError.ServiceUnavailable
-                || (error instanceof CairnError.TransactionCanceled c
-                && c.failures().stream().anyMatch(f -> "TransactionConflict".equals(f.reason())))
-                || (error instanceof CairnError.Conflict conflict && conflict.detail().contains("concurrent"));
+        return CairnException.is(failure, CairnError.NotFound.class, CairnError.VersionConflict.class,
+                CairnError.Conflict.class);
     }
 }

@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ItemCollectionSizeLimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
@@ -72,7 +73,7 @@ public final class SdkErrors {
             return unavailable("DynamoDB is throttling requests; retry shortly", t);
         }
         if (t instanceof TransactionConflictException) {
-            return new CairnException(new CairnError.Conflict("a concurrent transaction touched the same items; retry"), t);
+            return new CairnException(new CairnError.Conflict("a concurrent transaction touched the same items; retry", true), t);
         }
         if (t instanceof ItemCollectionSizeLimitExceededException) {
             return new CairnException(new CairnError.Conflict("the item collection has reached its size limit"), t);
@@ -96,6 +97,16 @@ public final class SdkErrors {
         }
         LOG.error("unexpected failure while calling DynamoDB", t);
         return new CairnException(new CairnError.InternalError("unexpected failure while calling DynamoDB"), t);
+    }
+
+    /** The table (or an index) does not exist: translated as unavailable, told apart for provisioning. */
+    public static boolean tableMissing(Throwable failure) {
+        return failure instanceof CairnException ce && ce.getCause() instanceof ResourceNotFoundException;
+    }
+
+    /** The table already exists or is being changed (a create that raced another). */
+    public static boolean tableInUse(Throwable failure) {
+        return failure instanceof CairnException ce && ce.getCause() instanceof ResourceInUseException;
     }
 
     private static boolean isThrottling(Throwable t) {

@@ -83,18 +83,15 @@ public class StoreMetrics {
         if (failure == null) {
             return "success";
         }
-        if (failure instanceof CairnException e) {
-            CairnError error = e.error();
-            if (error instanceof CairnError.ServiceUnavailable) {
-                return "unavailable";
-            }
-            if (error instanceof CairnError.TransactionCanceled) {
-                return "cancelled";
-            }
-            if (error instanceof CairnError.NotFound || error instanceof CairnError.Conflict
-                    || error instanceof CairnError.VersionConflict) {
-                return "condition_failed";
-            }
+        if (CairnException.is(failure, CairnError.ServiceUnavailable.class)) {
+            return "unavailable";
+        }
+        if (CairnException.is(failure, CairnError.TransactionCanceled.class)) {
+            return "cancelled";
+        }
+        if (CairnException.is(failure, CairnError.NotFound.class, CairnError.Conflict.class,
+                CairnError.VersionConflict.class)) {
+            return "condition_failed";
         }
         return "error";
     }

@@ -1,0 +1,67 @@
+package dev.cairn.store;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The one definition of a passing fault: which translated SDK failures a retry loop may try again. */
+class SdkErrorsTest {
+
+    @Test
+    void unreachableThrottledAndCollidingCallsAreRetryable() {
+        assertThat(CairnException.retryable(SdkErrors.translate(new CompletionException(
+                SdkClientException.create("connection refused"))))).isTrue();
+        assertThat(CairnException.retryable(SdkErrors.translate(
+                ProvisionedThroughputExceededException.builder().message("slow down").build()))).isTrue();
+        CairnException collided = SdkErrors.translate(TransactionConflictException.builder().message("x").build());
+        assertThat(collided.error()).isInstanceOf(CairnError.Conflict.class);
+        assertThat(CairnException.retryable(collided)).isTrue();
+        CairnException cancelledByConflict = SdkErrors.translateDetailed(cancelled("None", "TransactionConflict"), List.of());
+        assertThat(cancelledByConflict.error()).isInstanceOf(CairnError.TransactionCanceled.class);
+        assertThat(CairnException.retryable(cancelledByConflict)).isTrue();
+    }
+
+    @Test
+    void failedConditionsAndBadRequestsAreNotRetryable() {
+        CairnException condition = SdkErrors.translate(ConditionalCheckFailedException.builder().message("x").build());
+        assertThat(condition.error()).isInstanceOf(CairnError.Conflict.class);
+        assertThat(CairnException.retryable(condition)).isFalse();
+        assertThat(CairnException.retryable(SdkErrors.translateDetailed(
+                cancelled("ConditionalCheckFailed", "None"), List.of()))).isFalse();
+        assertThat(CairnException.retryable(new IllegalStateException("a bug"))).isFalse();
+        assertThat(CairnException.is(condition, CairnError.NotFound.class, CairnError.Conflict.class)).isTrue();
+        assertThat(CairnException.is(condition, CairnError.NotFound.class)).isFalse();
+    }
+
+    @Test
+    void aMissingTableAndARacingCreateAreToldApart() {
+        CairnException missing = SdkErrors.translate(ResourceNotFoundException.builder().message("no table").build());
+        assertThat(missing.error()).isInstanceOf(CairnError.ServiceUnavailable.class);
+        assertThat(SdkErrors.tableMissing(missing)).isTrue();
+        assertThat(SdkErrors.tableInUse(missing)).isFalse();
+        CairnException inUse = SdkErrors.translate(ResourceInUseException.builder().message("exists").build());
+        assertThat(SdkErrors.tableInUse(inUse)).isTrue();
+        assertThat(SdkErrors.tableMissing(inUse)).isFalse();
+    }
+
+    private static TransactionCanceledException cancelled(String... codes) {
+        return TransactionCanceledException.builder().message("cancelled")
+                .cancellationReasons(Arrays.stream(codes)
+                        .map(code -> CancellationReason.builder().code(code).build()).toList())
+                .build();
+    }
+}
