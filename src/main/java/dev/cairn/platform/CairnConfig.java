@@ -2,6 +2,7 @@ package dev.cairn.platform;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 import java.time.Duration;
 
@@ -45,22 +46,22 @@ public interface CairnConfig {
 
         /** The lease of a multi-transaction aggregate write: it is undone this long after its writer died. */
         @WithDefault("10s")
-        @io.smallrye.config.WithName("aggregate-lease")
+        @WithName("aggregate-lease")
         Duration aggregateLease();
 
         /** Copies read (and then written) per page of a cascade; the job checkpoints after every page. */
         @WithDefault("100")
-        @io.smallrye.config.WithName("page-size")
+        @WithName("page-size")
         int pageSize();
 
         /** A PATCH waits this long for its cascade before it answers 202 Accepted with the job's location. */
         @WithDefault("2s")
-        @io.smallrye.config.WithName("answer-within")
+        @WithName("answer-within")
         Duration answerWithin();
 
         /** How long a copy that keeps failing (e.g. its aggregate is being written) is retried before it is recorded. */
         @WithDefault("30s")
-        @io.smallrye.config.WithName("retry-for")
+        @WithName("retry-for")
         Duration retryFor();
 
         /** How long a done job stays readable before DynamoDB's TTL removes it. */
@@ -71,10 +72,54 @@ public interface CairnConfig {
         @WithDefault("4")
         int concurrency();
 
+        /** On a graceful stop, how long running jobs get to hand their lease over after their current page. */
+        @WithDefault("5s")
+        @WithName("hand-over-wait")
+        Duration handOverWait();
+
+        /** Items one page of a list backfill scans; the job checkpoints after every page. */
+        @WithDefault("500")
+        @WithName("backfill-page-size")
+        int backfillPageSize();
+
         /** Run the worker on this replica. */
         @WithDefault("true")
-        @io.smallrye.config.WithName("worker.enabled")
+        @WithName("worker.enabled")
         boolean workerEnabled();
+    }
+
+    Retries retries();
+
+    /** How passing faults (DynamoDB unreachable, throttling, colliding transactions) and busy aggregates are waited out. */
+    interface Retries {
+        /** Read-patch-write cycles of a PATCH without If-Match while other writes slip in between (then 409). */
+        @WithDefault("3")
+        @WithName("patch-attempts")
+        int patchAttempts();
+
+        /** Reads for a write while another multi-transaction write holds the aggregate (then 503 AggregateBusy). */
+        @WithDefault("5")
+        @WithName("busy-attempts")
+        int busyAttempts();
+
+        /** The pause between those reads. */
+        @WithDefault("100ms")
+        @WithName("busy-pause")
+        Duration busyPause();
+
+        /** Reads of a large aggregate whose root moved while its ranges were read (then 503 AggregateBusy). */
+        @WithDefault("20")
+        @WithName("read-attempts")
+        int readAttempts();
+
+        /** The first pause before a passing fault is retried (cascade copies, repairs); doubled per attempt. */
+        @WithDefault("50ms")
+        Duration backoff();
+
+        /** The longest such pause. */
+        @WithDefault("2s")
+        @WithName("max-backoff")
+        Duration maxBackoff();
     }
 
     LocalDynamodb localDynamodb();
@@ -87,7 +132,7 @@ public interface CairnConfig {
          * Only ever raise it: projects indexed under a smaller count stay inside every larger one.
          */
         @WithDefault("4")
-        @io.smallrye.config.WithName("status-shards")
+        @WithName("status-shards")
         int statusShards();
     }
 
@@ -99,7 +144,7 @@ public interface CairnConfig {
          * parallel (1 Query each). Every match write rewrites its root, so one partition would take them all.
          */
         @WithDefault("4")
-        @io.smallrye.config.WithName("list-shards")
+        @WithName("list-shards")
         int listShards();
     }
 

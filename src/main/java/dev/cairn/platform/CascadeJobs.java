@@ -74,13 +74,11 @@ public class CascadeJobs {
      */
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
         stopping = true;
-        long deadline = System.nanoTime() + HAND_OVER_WAIT.toNanos();
+        long deadline = System.nanoTime() + config.jobs().handOverWait().toNanos();
         while (!running.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
     }
-
-    static final java.time.Duration HAND_OVER_WAIT = java.time.Duration.ofSeconds(5);
 
     /**
      * Commits the source write and a new cascade job (owned by this process) in ONE transaction; a refused source

@@ -24,14 +24,14 @@ import java.util.Set;
 @ApplicationScoped
 public class EntityResources {
 
-    private static final int PATCH_ATTEMPTS = 3;
-
     private final EntityStore store;
     private final MergePatcher patcher;
+    private final CairnConfig config;
 
-    public EntityResources(EntityStore store, MergePatcher patcher) {
+    public EntityResources(EntityStore store, MergePatcher patcher, CairnConfig config) {
         this.store = store;
         this.patcher = patcher;
+        this.config = config;
     }
 
     public <T> Uni<Stored<T>> find(EntitySpec<T> spec, PrimaryKey key, String what) {
@@ -84,7 +84,7 @@ public class EntityResources {
         if (ifMatch != null) {
             return attempt;
         }
-        return attempt.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry().atMost(PATCH_ATTEMPTS - 1);
+        return attempt.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry().atMost(config.retries().patchAttempts() - 1);
     }
 
     /** A parent and the first page of its children, read together. */

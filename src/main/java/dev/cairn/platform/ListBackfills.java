@@ -34,8 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public class ListBackfills {
 
     private static final Logger LOG = Logger.getLogger(ListBackfills.class);
-    /** Items one page scans (a Scan's Limit counts items read, before its filter keeps the roots). */
-    static final int SCAN_PAGE = 500;
 
     private final EntityStore store;
     private final JobStore jobs;
@@ -72,7 +70,7 @@ public class ListBackfills {
     /** A graceful stop (SIGTERM, a rollout): running backfills hand over after their page; waits a bounded time. */
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
         stopping = true;
-        long deadline = System.nanoTime() + CascadeJobs.HAND_OVER_WAIT.toNanos();
+        long deadline = System.nanoTime() + config.jobs().handOverWait().toNanos();
         while (!running.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
@@ -105,7 +103,7 @@ public class ListBackfills {
         if (progress.pages() > 0 && progress.position() == null) {
             return finish(job, progress);
         }
-        return aggregates.relistPage(aggregate, progress.position(), SCAN_PAGE).chain(page -> {
+        return aggregates.relistPage(aggregate, progress.position(), config.jobs().backfillPageSize()).chain(page -> {
             Progress after = progress.page(0, page.lastKey(), page.roots(), page.updated(),
                     page.current() + page.skipped(), List.of());
             if (page.lastKey() == null) {

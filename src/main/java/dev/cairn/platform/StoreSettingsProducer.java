@@ -6,6 +6,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import java.util.UUID;
+
 /** Hands the store its settings, so the store never depends on the platform's configuration types. */
 @ApplicationScoped
 public class StoreSettingsProducer {
@@ -13,8 +15,10 @@ public class StoreSettingsProducer {
     @Produces
     @Singleton
     StoreSettings storeSettings(CairnConfig config) {
+        var retries = config.retries();
         return new StoreSettings(config.table().name(), config.cursor().secret(), config.batch().concurrency(),
-                config.batch().maxAttempts(), config.batch().baseDelay());
+                config.batch().maxAttempts(), config.batch().baseDelay(), new StoreSettings.Retries(retries.busyAttempts(),
+                retries.busyPause(), retries.readAttempts(), retries.backoff(), retries.maxBackoff()));
     }
 
     /** This process's lease owner id is new at every start: a restarted pod never mistakes a dead run for its own. */
@@ -22,7 +26,7 @@ public class StoreSettingsProducer {
     @Singleton
     JobSettings jobSettings(CairnConfig config) {
         String host = System.getenv().getOrDefault("HOSTNAME", "cairn");
-        String owner = host + "-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String owner = host + "-" + UUID.randomUUID().toString().substring(0, 8);
         return new JobSettings(owner, config.jobs().shards(), config.jobs().retention(), config.jobs().lease(),
                 config.jobs().aggregateLease());
     }

@@ -50,10 +50,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public class AggregateStore {
 
     private static final Logger LOG = Logger.getLogger(AggregateStore.class);
-    static final int BUSY_RETRIES = 5;
-    static final Duration BUSY_PAUSE = Duration.ofMillis(100);
-    static final Duration REPAIR_FIRST_DELAY = Duration.ofMillis(200);
-    static final Duration REPAIR_MAX_DELAY = Duration.ofSeconds(2);
 
     private final EntityStore store;
     private final DynamoGateway gateway;
@@ -131,12 +127,12 @@ public class AggregateStore {
             }
             Committed committed = AggregateTxn.committed(rootKey.sk(), items);
             if (committed.inFlight() != null) {
-                if (attempt >= BUSY_RETRIES) {
+                if (attempt >= retries().busyAttempts()) {
                     return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
                             aggregate.name() + " " + id + " is being written; retry shortly", 1)));
                 }
                 Uni<Void> wait = committed.inFlight().lease().expiredAt(store.now())
-                        ? recover(aggregate, id).replaceWithVoid() : gateway.pause(BUSY_PAUSE);
+                        ? recover(aggregate, id).replaceWithVoid() : gateway.pause(retries().busyPause());
                 return wait.chain(() -> readForWrite(aggregate, id, attempt + 1));
             }
             if (!committed.leftovers().isEmpty()) {
@@ -146,8 +142,6 @@ public class AggregateStore {
             return Uni.createFrom().item(new Snapshot(committed.items(), aggregate.assemble(committed.items())));
         });
     }
-
-    static final int CUT_ATTEMPTS = 20;
 
     /** How a partition past its first page is read: its ranges all at once, or page after page. */
     public enum ReadMode { PARALLEL, SEQUENTIAL }
@@ -185,7 +179,7 @@ public class AggregateStore {
                     if (Objects.equals(rootSeen, projected(now, query))) {
                         return Uni.createFrom().item((List<Map<String, AttributeValue>>) items);
                     }
-                    if (attempt >= CUT_ATTEMPTS) {
+                    if (attempt >= retries().readAttempts()) {
                         return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
                                 rootKey + " changed during every one of " + attempt + " reads; retry shortly", 1)));
                     }
@@ -195,6 +189,10 @@ public class AggregateStore {
                 });
             });
         });
+    }
+
+    private StoreSettings.Retries retries() {
+        return store.settings().retries();
     }
 
     private static Map<String, AttributeValue> rootOf(List<Map<String, AttributeValue>> items, PrimaryKey rootKey) {
@@ -334,7 +332,7 @@ public class AggregateStore {
         return repair.onFailure(CairnException::retryable).recoverWithUni(e -> {
             LOG.warnf("could not undo a failed write of %s %s now (%s); repairing in the background",
                     aggregate.name(), id, e.getMessage());
-            repair.onFailure(CairnException::retryable).retry().withBackOff(REPAIR_FIRST_DELAY, REPAIR_MAX_DELAY)
+            repair.onFailure(CairnException::retryable).retry().withBackOff(retries().backoff(), retries().maxBackoff())
                     .expireIn(settings.aggregateLease().toMillis())
                     .subscribe().with(done -> LOG.infof("repaired the interrupted write of %s %s", aggregate.name(), id),
                             failure -> LOG.warnf("left the interrupted write of %s %s to recovery: %s", aggregate.name(), id,

@@ -29,9 +29,6 @@ import java.util.Map;
 @ApplicationScoped
 public class CascadeStore {
 
-    static final Duration BACKOFF = Duration.ofMillis(50);
-    static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
-
     private final EntityStore store;
     private final DynamoGateway gateway;
     private final StoreMetrics metrics;
@@ -153,8 +150,7 @@ public class CascadeStore {
                 }
             }
             if ((busy || CairnException.retryable(failure)) && System.nanoTime() < deadline) {
-                long pause = Math.min(BACKOFF.toMillis() << Math.min(attempt - 1, 10), MAX_BACKOFF.toMillis());
-                return gateway.pause(Duration.ofMillis(pause)).chain(() -> run(unit, attempt + 1, deadline));
+                return gateway.pause(store.settings().retries().pauseAfter(attempt)).chain(() -> run(unit, attempt + 1, deadline));
             }
             return Uni.createFrom().item(new Outcome(0, 0, List.of(keyOf(unit, busy ? "AggregateBusy"
                     : error == null ? "InternalError" : error.code()))));

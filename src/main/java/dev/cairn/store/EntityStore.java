@@ -58,6 +58,10 @@ public class EntityStore {
         this.clock = Clock.systemUTC();
     }
 
+    public StoreSettings settings() {
+        return settings;
+    }
+
     public String table() {
         return settings.table();
     }
