@@ -1,6 +1,7 @@
 package dev.cairn.core;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
@@ -11,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -70,6 +72,12 @@ public final class TableSpec {
             "gsi4pk", "gsi4sk");
 
     private TableSpec() {
+    }
+
+    /** The entity type an item says it holds (every item carries it). */
+    public static String typeOf(Map<String, AttributeValue> item) {
+        AttributeValue type = item.get(TYPE);
+        return type == null ? null : type.s();
     }
 
     public static boolean isReserved(String attributeName) {

@@ -4,6 +4,7 @@ import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
 import java.util.Map;
 import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.key.KeyTemplate;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -46,8 +47,8 @@ public class CricketAccessPatterns implements AccessPatterns {
     }
 
     @Override
-    public List<dev.cairn.core.cascade.CascadeSpec> cascades() {
-        return ReferenceResource.CASCADES;
+    public List<CascadeSpec> cascades() {
+        return RefKind.ALL.stream().map(RefKind::cascade).toList();
     }
 
     @Override

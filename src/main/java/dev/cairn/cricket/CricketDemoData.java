@@ -14,9 +14,9 @@ import java.util.List;
 public class CricketDemoData implements DemoData {
 
     private final EntityStore store;
-    private final MatchRepository matches;
+    private final MatchService matches;
 
-    public CricketDemoData(EntityStore store, MatchRepository matches) {
+    public CricketDemoData(EntityStore store, MatchService matches) {
         this.store = store;
         this.matches = matches;
     }

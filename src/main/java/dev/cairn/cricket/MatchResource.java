@@ -9,7 +9,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.query.Page;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
-import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -28,26 +27,22 @@ import org.jboss.resteasy.reactive.RestHeader;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** The match aggregate over REST: ids in, full objects out; the ETag is the aggregate's version. */
+/** The match aggregate over HTTP ({@link MatchService}): ids in, full objects out; the ETag is the aggregate's version. */
 @Tag(name = "Cricket", description = "Matches as aggregates (one partition each), and the teams, players, coaches and venues they copy")
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class MatchResource {
 
-    private final MatchRepository matches;
+    private final MatchService matches;
     private final MergePatcher patcher;
-    private final EntityStore store;
 
-    public MatchResource(MatchRepository matches, MergePatcher patcher, EntityStore store) {
+    public MatchResource(MatchService matches, MergePatcher patcher) {
         this.matches = matches;
         this.patcher = patcher;
-        this.store = store;
     }
 
     @POST
@@ -140,25 +135,14 @@ public class MatchResource {
     @Operation(operationId = "listPlayerMatches", summary = "The matches a player is in: ONE Query of the player's reference partition")
     public Uni<Page<Map<String, Object>>> matchesOf(@RestPath String playerId, @RestQuery String limit,
                                                     @RestQuery String cursor) {
-        return store.page(CricketModel.matchesOfPlayer(Http.id("playerId", playerId), Http.limit(limit)), cursor)
-                .map(page -> page.map(MatchResource::appearance));
+        return matches.appearancesOf(Http.id("playerId", playerId), Http.limit(limit), cursor);
     }
 
-    private static Map<String, Object> appearance(Map<String, AttributeValue> item) {
-        var out = new LinkedHashMap<String, Object>();
-        out.put("matchId", CricketModel.MATCH_KEY.decode(item.get("pk").s()).get(0));
-        out.put("matchName", item.get("_ctx").m().get("name").s());
-        out.put("teamNumber", Integer.parseInt(item.get("_disc").m().get("teamNumber").n()));
-        out.put("battingPosition", Integer.parseInt(item.get("battingPosition").n()));
-        out.put("isCaptain", item.get("isCaptain").bool());
-        return out;
-    }
-
-    private static RestResponse<Map<String, Object>> ok(MatchRepository.Versioned match) {
+    private static RestResponse<Map<String, Object>> ok(MatchService.Versioned match) {
         return RestResponse.ResponseBuilder.ok(match.match()).header("ETag", etag(match)).build();
     }
 
-    private static String etag(MatchRepository.Versioned match) {
+    private static String etag(MatchService.Versioned match) {
         return "\"" + match.version() + "\"";
     }
 }

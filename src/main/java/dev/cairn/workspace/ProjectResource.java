@@ -8,7 +8,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import dev.cairn.core.query.Page;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.Caller;
-import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -16,7 +15,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.jboss.resteasy.reactive.RestQuery;
 
-import java.util.List;
 
 /** Projects across workspaces by status: a fan-out over the shards of gsi1 (eventually consistent), never a Scan. */
 @Tag(name = "Workspaces", description = "Workspaces and their projects, write-sharded for hot partitions")
@@ -24,10 +22,10 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class ProjectResource {
 
-    private final EntityStore store;
+    private final WorkspaceService workspaces;
 
-    public ProjectResource(EntityStore store) {
-        this.store = store;
+    public ProjectResource(WorkspaceService workspaces) {
+        this.workspaces = workspaces;
     }
 
     /**
@@ -42,13 +40,7 @@ public class ProjectResource {
         ProjectStatus wanted = status(status);
         int pageSize = Http.limit(limit);
         Caller caller = Caller.current();
-        if (!caller.allWorkspaces() && caller.workspaceList().isEmpty()) {
-            return Uni.createFrom().item(new Page<>(List.of(), null));
-        }
-        List<String> scope = caller.allWorkspaces() ? null : caller.workspaceList();
-        return store.fanOutPage(shards -> WorkspaceModel.projectsByStatusShards(wanted, shards, pageSize, scope),
-                        WorkspaceModel.statusShards(), cursor)
-                .map(page -> page.map(item -> ProjectView.of(WorkspaceModel.PROJECT.fromItem(item))));
+        return workspaces.byStatus(wanted, pageSize, caller.allWorkspaces() ? null : caller.workspaceList(), cursor);
     }
 
     private static ProjectStatus status(String value) {

@@ -1,6 +1,6 @@
 package dev.cairn.workspace;
 
-import dev.cairn.platform.EntityResources;
+import dev.cairn.service.EntityService;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -18,9 +18,9 @@ public class WorkspaceShards {
     private static final int MAX_ENTRIES = 100_000;
 
     private final ConcurrentHashMap<String, Integer> known = new ConcurrentHashMap<>();
-    private final EntityResources entities;
+    private final EntityService entities;
 
-    public WorkspaceShards(EntityResources entities) {
+    public WorkspaceShards(EntityService entities) {
         this.entities = entities;
     }
 

@@ -134,6 +134,23 @@ public final class Aggregate {
         return pk.startsWith(partition.prefix());
     }
 
+    /**
+     * A member item found outside its partition (through an index): the id of its aggregate, the root context
+     * and the discriminator it carries (as JSON-like maps), and the item for its own fields.
+     */
+    public record FoundMember(String aggregateId, Map<String, Object> context, Map<String, Object> discriminator,
+                              Map<String, AttributeValue> item) {
+    }
+
+    public FoundMember foundMember(Map<String, AttributeValue> item) {
+        return new FoundMember(String.valueOf(partition.decode(item.get(TableSpec.PK).s()).get(0)), jsonMap(item.get(CTX)),
+                jsonMap(item.get(DISC)), item);
+    }
+
+    private static Map<String, Object> jsonMap(AttributeValue value) {
+        return value == null || !value.hasM() ? Map.of() : JsonAttributes.fromMap(value.m());
+    }
+
     public PrimaryKey rootKey(String id) {
         return PrimaryKey.of(partitionOf(id), root.label);
     }

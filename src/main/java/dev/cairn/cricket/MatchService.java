@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.Aggregate.FoundMember;
 import dev.cairn.core.aggregate.Aggregate.Items;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
@@ -14,44 +15,49 @@ import dev.cairn.core.query.Page;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.cricket.MatchInput.PlayerSheetInput;
 import dev.cairn.cricket.MatchInput.TeamSheetInput;
-import dev.cairn.platform.EntityResources;
+import dev.cairn.service.EntityService;
 import dev.cairn.platform.Http;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.AggregateStore.Snapshot;
+import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import static dev.cairn.cricket.CricketModel.MATCH;
 
 /**
- * The match aggregate's use cases: every check that needs no I/O runs first (rules, duplicates, transaction
+ * The match aggregate's use cases (reads, lists, writes): every check that needs no I/O runs first (rules, duplicates, transaction
  * group sizes), then ONE BatchGetItem hydrates the refs, then the plan is written (ONE transaction when it fits).
  */
 @ApplicationScoped
-public class MatchRepository {
+public class MatchService {
 
     /** An assembled match and its version (the ETag). */
     public record Versioned(Map<String, Object> match, long version) {
     }
 
     private final AggregateStore aggregates;
+    private final EntityStore store;
     private final ObjectMapper json;
 
-    public MatchRepository(AggregateStore aggregates, ObjectMapper json) {
+    public MatchService(AggregateStore aggregates, EntityStore store, ObjectMapper json) {
         this.aggregates = aggregates;
+        this.store = store;
         this.json = json;
     }
 
     public Uni<Versioned> find(String id) {
         return aggregates.read(MATCH, id)
-                .onItem().ifNull().failWith(() -> EntityResources.notFound("match " + id))
+                .onItem().ifNull().failWith(() -> EntityService.notFound("match " + id))
                 .map(s -> new Versioned(s.assembled().view(), s.assembled().version()));
     }
 
@@ -61,6 +67,22 @@ public class MatchRepository {
      */
     public Uni<Page<Map<String, Object>>> list(Listing listing, String key, int limit, String cursor) {
         return aggregates.list(MATCH, listing, key, limit, cursor);
+    }
+
+    /** The matches a player is in: ONE Query of the player's ref partition (gsi1), from the player-sheet items. */
+    public Uni<Page<Map<String, Object>>> appearancesOf(String playerId, int limit, String cursor) {
+        return store.page(CricketModel.matchesOfPlayer(playerId, limit), cursor)
+                .map(page -> page.map(item -> appearance(MATCH.foundMember(item))));
+    }
+
+    private static Map<String, Object> appearance(FoundMember sheet) {
+        var out = new LinkedHashMap<String, Object>();
+        out.put("matchId", sheet.aggregateId());
+        out.put("matchName", sheet.context().get("name"));
+        out.put("teamNumber", ((Number) sheet.discriminator().get("teamNumber")).intValue());
+        out.put("battingPosition", Integer.parseInt(sheet.item().get("battingPosition").n()));
+        out.put("isCaptain", sheet.item().get("isCaptain").bool());
+        return out;
     }
 
     public Uni<Versioned> create(MatchInput input) {
@@ -128,10 +150,10 @@ public class MatchRepository {
 
     private Uni<Snapshot> readForWrite(String id, Long ifMatch) {
         return aggregates.readForWrite(MATCH, id)
-                .onItem().ifNull().failWith(() -> EntityResources.notFound("match " + id))
+                .onItem().ifNull().failWith(() -> EntityService.notFound("match " + id))
                 .invoke(snapshot -> {
                     if (snapshot.assembled() == null) {
-                        throw EntityResources.notFound("match " + id);
+                        throw EntityService.notFound("match " + id);
                     }
                     Http.requireVersion("match " + id, ifMatch, snapshot.assembled().version());
                 });
@@ -161,7 +183,7 @@ public class MatchRepository {
         checkSheet(match.team2(), "team2", seen);
     }
 
-    private static void checkSheet(TeamSheetInput sheet, String path, java.util.Set<String> playersInMatch) {
+    private static void checkSheet(TeamSheetInput sheet, String path, Set<String> playersInMatch) {
         var positions = new HashSet<Integer>();
         for (int i = 0; i < sheet.players().size(); i++) {
             PlayerSheetInput player = sheet.players().get(i);

@@ -1,37 +1,49 @@
-package dev.cairn.platform;
+package dev.cairn.service;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.entity.ItemCollection;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.MergePatcher;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.cairn.core.entity.ItemCollection;
-import dev.cairn.core.query.Page;
-import dev.cairn.core.query.QuerySpec;
-
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 /**
- * The read-modify-write every PATCH shares: a strongly consistent read, the merge patch applied and validated,
- * then a write conditioned on the version that was read. With {@code If-Match} a different version is a 412;
- * without it a concurrent change makes the whole cycle run again (at most 3 times), so nothing is lost.
+ * The use cases every domain shares: a read that is a 404 when absent, and the read-patch-write cycle of every
+ * PATCH — a strongly consistent read, the merge patch applied and validated, then a write conditioned on the
+ * version that was read. With {@code If-Match} a different version is a 412; without it a concurrent change
+ * makes the whole cycle run again ({@code cairn.retries.patch-attempts}), so nothing is lost. A patch that
+ * changes nothing writes nothing and keeps the version.
  */
 @ApplicationScoped
-public class EntityResources {
+public class EntityService {
 
     private final EntityStore store;
     private final MergePatcher patcher;
     private final CairnConfig config;
 
-    public EntityResources(EntityStore store, MergePatcher patcher, CairnConfig config) {
+    public EntityService(EntityStore store, MergePatcher patcher, CairnConfig config) {
         this.store = store;
         this.patcher = patcher;
         this.config = config;
+    }
+
+    /** The write of a patched value: must be conditioned on {@code current.version()}. */
+    @FunctionalInterface
+    public interface PatchWrite<T> extends BiFunction<Stored<T>, T, Uni<Stored<T>>> {
     }
 
     public <T> Uni<Stored<T>> find(EntitySpec<T> spec, PrimaryKey key, String what) {
@@ -45,29 +57,22 @@ public class EntityResources {
 
     /** As above, for an item the caller may only see when {@code visible} holds (otherwise NotFound). */
     public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
-                                         Long ifMatch, Set<String> immutable, String what,
-                                         java.util.function.Predicate<T> visible) {
+                                         Long ifMatch, Set<String> immutable, String what, Predicate<T> visible) {
         return mergePatch(spec, key, type, body, ifMatch, immutable, what, visible, (current, patched) -> { });
     }
 
     /** As above, with a rule on the change itself ({@code rule(current, patched)} throws to refuse it). */
     public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
-                                         Long ifMatch, Set<String> immutable, String what,
-                                         java.util.function.Predicate<T> visible,
-                                         java.util.function.BiConsumer<T, T> rule) {
+                                         Long ifMatch, Set<String> immutable, String what, Predicate<T> visible,
+                                         BiConsumer<T, T> rule) {
         return mergePatch(spec, key, type, body, ifMatch, immutable, what, visible, rule,
                 (current, patched) -> store.put(spec, patched, current.version()));
     }
 
-    /**
-     * As above, with the write itself given: {@code write(current, patched)} must be conditioned on
-     * {@code current.version()} (a VersionConflict makes the cycle run again when there is no If-Match).
-     */
+    /** As above, with the write itself given (a VersionConflict makes the cycle run again when there is no If-Match). */
     public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
-                                         Long ifMatch, Set<String> immutable, String what,
-                                         java.util.function.Predicate<T> visible,
-                                         java.util.function.BiConsumer<T, T> rule,
-                                         java.util.function.BiFunction<Stored<T>, T, Uni<Stored<T>>> write) {
+                                         Long ifMatch, Set<String> immutable, String what, Predicate<T> visible,
+                                         BiConsumer<T, T> rule, PatchWrite<T> write) {
         Uni<Stored<T>> attempt = find(spec, key, what).chain(current -> {
             if (!visible.test(current.value())) {
                 return Uni.createFrom().failure(notFound(what));
@@ -76,7 +81,6 @@ public class EntityResources {
             T patched = patcher.apply(current.value(), type, body, immutable);
             rule.accept(current.value(), patched);
             if (patched.equals(current.value())) {
-                // Nothing changed: no write, and the version (the ETag) stays.
                 return Uni.createFrom().item(current);
             }
             return write.apply(current, patched);
@@ -84,7 +88,8 @@ public class EntityResources {
         if (ifMatch != null) {
             return attempt;
         }
-        return attempt.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry().atMost(config.retries().patchAttempts() - 1);
+        return attempt.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry()
+                .atMost(config.retries().patchAttempts() - 1);
     }
 
     /** A parent and the first page of its children, read together. */

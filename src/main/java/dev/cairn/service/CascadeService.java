@@ -1,0 +1,164 @@
+package dev.cairn.service;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.cascade.CascadeSource;
+import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.entity.Stored;
+import dev.cairn.core.job.Job;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.CascadeJobs;
+import dev.cairn.platform.Http;
+import dev.cairn.service.EntityService.PatchWrite;
+import dev.cairn.store.CascadeStore;
+import dev.cairn.store.EntityStore;
+import dev.cairn.store.JobStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A referenced (source) entity changed with a merge patch, and its copies brought up to date (cascade); and the
+ * delete guard of referenced entities. Domains say where the copies are and how they render ({@link CascadeSpec}).
+ */
+@ApplicationScoped
+public class CascadeService {
+
+    public enum Mode {
+        EVENTUAL, TRANSACTIONAL;
+
+        /** The {@code ?cascade=} parameter: eventual (the default) or transactional. */
+        public static Mode of(String value) {
+            if (value == null || value.equals("eventual")) {
+                return EVENTUAL;
+            }
+            if (value.equals("transactional")) {
+                return TRANSACTIONAL;
+            }
+            throw Http.invalid("cascade", "must be 'eventual' or 'transactional'");
+        }
+    }
+
+    /** A source entity to patch and the cascade of its copies. */
+    public record Target<T>(EntitySpec<T> spec, Class<T> type, String id, CascadeSpec cascade) {
+        public PrimaryKey key() {
+            return cascade.sourceKey().apply(id);
+        }
+    }
+
+    /**
+     * What a PATCH did: the entity as stored now (its version is the ETag), the answer's body (the cascade's report
+     * and the entity), and {@code runningJob} when the cascade was still running as the answer was due.
+     */
+    public record Patched<T>(Stored<T> stored, Map<String, Object> body, String runningJob) {
+    }
+
+    private final EntityStore store;
+    private final EntityService entities;
+    private final CascadeStore cascades;
+    private final CascadeJobs jobs;
+    private final JobStore jobStore;
+    private final CairnConfig config;
+
+    public CascadeService(EntityStore store, EntityService entities, CascadeStore cascades, CascadeJobs jobs,
+                          JobStore jobStore, CairnConfig config) {
+        this.store = store;
+        this.entities = entities;
+        this.cascades = cascades;
+        this.jobs = jobs;
+        this.jobStore = jobStore;
+        this.config = config;
+    }
+
+    /**
+     * Applies a merge patch to the source through the one read-patch-write cycle ({@link EntityService}: If-Match
+     * honoured, a concurrent change retried, no change no write) whose write carries the cascade:
+     * <ul>
+     *   <li>eventual: the source update and a cascade job commit in ONE transaction; the job runs at once here.
+     *   When it ends within {@code cairn.jobs.answer-within} the answer is its report; otherwise the job goes on
+     *   (on this replica, or on any other if this one dies) and the answer names it with the report so far.</li>
+     *   <li>transactional: the source and every copy in ONE transaction, or nothing.</li>
+     * </ul>
+     */
+    public <T> Uni<Patched<T>> patch(Target<T> target, String body, Long ifMatch, Mode mode, String what) {
+        var job = new AtomicReference<Job>();
+        var report = new AtomicReference<CascadeStore.Report>();
+        PatchWrite<T> write = (current, patched) -> {
+            job.set(null);
+            report.set(null);
+            Instant now = store.now();
+            var next = new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), now);
+            WriteAction sourceWrite = WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now);
+            CascadeSource source = new CascadeSource(target.spec().type(), target.id(), next.version(),
+                    target.spec().codec().encode(patched));
+            Uni<?> written = mode == Mode.EVENTUAL
+                    ? jobs.commit(sourceWrite, source).invoke(job::set)
+                    : cascades.transactional(sourceWrite, target.cascade().copies().apply(target.id()), source,
+                    target.cascade().planner()).invoke(report::set);
+            return written.replaceWith(next);
+        };
+        return entities.mergePatch(target.spec(), target.key(), target.type(), body, ifMatch, Set.of("id"), what,
+                        value -> true, (current, patched) -> { }, write)
+                .chain(stored -> mode == Mode.EVENTUAL ? eventual(stored, job.get())
+                        : Uni.createFrom().item(transactional(stored, report.get())));
+    }
+
+    /** Deletes a referenced entity only while nothing embeds it (409 StillReferenced with the count otherwise). */
+    public <T> Uni<Void> delete(Target<T> target, Long ifMatch, String what) {
+        return cascades.findCopies(target.cascade().copies().apply(target.id()), target.spec().type()).chain(copies -> {
+            if (!copies.isEmpty()) {
+                return Uni.createFrom().failure(new CairnException(new CairnError.StillReferenced(
+                        what + " is still embedded in " + copies.size() + " item(s)", copies.size())));
+            }
+            return store.delete(target.spec(), target.key(), true, ifMatch).replaceWithVoid();
+        });
+    }
+
+    /** The job ran (or no job: nothing changed) within the answer's time; otherwise its progress so far, read once. */
+    private <T> Uni<Patched<T>> eventual(Stored<T> stored, Job started) {
+        if (started == null) {
+            return Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), null), null));
+        }
+        return jobs.start(started).ifNoItem().after(config.jobs().answerWithin()).recoverWithItem(() -> null)
+                .chain(ended -> ended != null
+                        ? Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), ended), null))
+                        : jobStore.get(started.id()).map(now -> {
+                            Job job = now == null ? started : now;
+                            return new Patched<>(stored, eventualBody(stored.value(), job), job.id());
+                        }));
+    }
+
+    /** The eventual answer: the job's report (zeros when nothing changed and no job ran) and the entity. */
+    private static Map<String, Object> eventualBody(Object entity, Job job) {
+        var out = new LinkedHashMap<String, Object>();
+        out.put("mode", "eventual");
+        out.put("job", job == null ? null : job.id());
+        out.put("state", job == null ? Job.State.DONE.wire() : job.state().wire());
+        var p = job == null ? Job.Progress.start() : job.progress();
+        out.put("matched", p.matched());
+        out.put("updated", p.updated());
+        out.put("skipped", p.skipped());
+        out.put("failed", p.failed());
+        out.put("failedKeys", p.failedKeys());
+        out.put("entity", entity);
+        return out;
+    }
+
+    /** The transactional answer: what the one transaction wrote (zeros when nothing changed) and the entity. */
+    private static <T> Patched<T> transactional(Stored<T> stored, CascadeStore.Report report) {
+        var done = report == null ? new CascadeStore.Report("transactional", 0, 0, 0, 0, List.of()) : report;
+        var out = new LinkedHashMap<String, Object>(done.toMap());
+        out.put("entity", stored.value());
+        return new Patched<>(stored, out, null);
+    }
+}
