@@ -21,8 +21,10 @@ import dev.cairn.core.job.JobTable;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.lease.Lease;
+import dev.cairn.core.expr.Update;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
+import dev.cairn.core.write.WriteAction.Expectation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -397,8 +399,7 @@ public class AggregateStore {
                         : Uni.join().all(steps).andFailFast().replaceWithVoid();
                 AggregateTxn.Final last = AggregateTxn.finalStep(List.of(
                                 AggregateTxn.finishRollback(rootKey, inFlight, me, label),
-                                new WriteAction(WriteAction.Kind.DELETE, JobTable.key(inFlight.txn()), null, null,
-                                        WriteAction.Expectation.NONE, null, JobTable.TYPE)),
+                                WriteAction.deleteItem(JobTable.key(inFlight.txn()), JobTable.TYPE)),
                         rootKey.pk(), AggregateTxn.undoKeys(items, inFlight.txn()), label);
                 return reverted
                         .chain(() -> store.transact(TransactionPlan.of(last.transaction())))
@@ -474,8 +475,7 @@ public class AggregateStore {
                     : WriteAction.check(aggregate.name(), rootKey,
                     WriteAction.Expectation.present(dev.cairn.core.entity.EntitySpec.versionOf(root)));
             List<WriteAction> deletes = items.stream().filter(i -> i != root)
-                    .map(i -> new WriteAction(WriteAction.Kind.DELETE, PrimaryKey.from(i), null, null,
-                            WriteAction.Expectation.NONE, null, aggregate.name())).toList();
+                    .map(i -> WriteAction.deleteItem(PrimaryKey.from(i), aggregate.name())).toList();
             LOG.infof("removing %d item(s) of %s %s that do not form a %s", items.size(), aggregate.name(), id, aggregate.name());
             Uni<Void> all = deletes.isEmpty() ? Uni.createFrom().voidItem()
                     : Uni.join().all(chunks(deletes).stream().map(chunk -> {
@@ -484,8 +484,8 @@ public class AggregateStore {
                         return store.transact(TransactionPlan.of(actions));
                     }).toList()).andFailFast().replaceWithVoid();
             return all.chain(() -> root == null ? Uni.createFrom().voidItem()
-                            : store.transact(TransactionPlan.of(List.of(new WriteAction(WriteAction.Kind.DELETE, rootKey,
-                            null, null, guard.expectation(), null, aggregate.name())))))
+                            : store.transact(TransactionPlan.of(List.of(
+                                    WriteAction.deleteItem(rootKey, guard.expectation(), aggregate.name())))))
                     .replaceWith(true);
         });
     }
@@ -544,10 +544,10 @@ public class AggregateStore {
             if (wanted.equals(stored)) {
                 return Uni.createFrom().item(Relisted.CURRENT);
             }
-            var update = dev.cairn.core.expr.Update.create().setAll(wanted);
+            var update = Update.create().setAll(wanted);
             stored.keySet().stream().filter(name -> !wanted.containsKey(name)).forEach(update::remove);
-            var action = new WriteAction(WriteAction.Kind.UPDATE, aggregate.rootKey(id), null, update,
-                    WriteAction.Expectation.present(current.version()), AggregateTxn.noWriteInFlight(), aggregate.name());
+            var action = WriteAction.updateItem(aggregate.rootKey(id), update, Expectation.present(current.version()),
+                    AggregateTxn.noWriteInFlight(), aggregate.name());
             return store.write(action).replaceWith(Relisted.UPDATED)
                     .onFailure(AggregateStore::lostRace).recoverWithItem(Relisted.SKIPPED);
         }).onFailure(AggregateStore::lostRace).recoverWithItem(Relisted.SKIPPED);

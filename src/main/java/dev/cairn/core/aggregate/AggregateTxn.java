@@ -88,22 +88,20 @@ public final class AggregateTxn {
         if (op == Op.CREATE) {
             var item = new HashMap<>(plan.root().item());
             item.putAll(marks);
-            return new WriteAction(Kind.PUT, plan.rootKey(), item, null, Expectation.ABSENT, null, aggregate.name());
+            return WriteAction.putItem(plan.rootKey(), item, Expectation.ABSENT, aggregate.name());
         }
         var update = Update.create().setAll(marks);
-        return new WriteAction(Kind.UPDATE, plan.rootKey(), null, update, plan.root().expectation(), noWriteInFlight(),
-                aggregate.name());
+        return WriteAction.updateItem(plan.rootKey(), update, plan.root().expectation(), noWriteInFlight(), aggregate.name());
     }
 
     /** The commit point: the root's final action, conditioned on our lease; it leaves no write marks behind. */
     public static WriteAction commit(Plan plan, String owner) {
         WriteAction root = plan.root();
         return switch (opOf(plan)) {
-            case CREATE -> new WriteAction(Kind.UPDATE, root.key(), null, clearMarks(Update.create()), Expectation.NONE,
+            case CREATE -> WriteAction.updateItem(root.key(), clearMarks(Update.create()), Expectation.NONE,
                     Lease.ownedBy(owner), root.label());
             // A put replaces the whole root item, so the marks are gone with it.
-            case UPDATE, DELETE -> new WriteAction(root.kind(), root.key(), root.item(), root.update(), Expectation.NONE,
-                    Lease.ownedBy(owner), root.label());
+            case UPDATE, DELETE -> root.guardedBy(Expectation.NONE, Lease.ownedBy(owner));
         };
     }
 
@@ -118,8 +116,8 @@ public final class AggregateTxn {
     public static Final finalStep(List<WriteAction> last, String pk, List<String> undoSortKeys, String label) {
         var transaction = new ArrayList<>(last);
         int room = TransactionPlan.MAX_ACTIONS - transaction.size();
-        undoSortKeys.stream().limit(room).forEach(sk -> transaction.add(new WriteAction(Kind.DELETE, PrimaryKey.of(pk, sk),
-                null, null, Expectation.NONE, null, label + " undo log")));
+        undoSortKeys.stream().limit(room)
+                .forEach(sk -> transaction.add(WriteAction.deleteItem(PrimaryKey.of(pk, sk), label + " undo log")));
         return new Final(transaction, undoSortKeys.subList(Math.min(room, undoSortKeys.size()), undoSortKeys.size()));
     }
 
@@ -166,7 +164,7 @@ public final class AggregateTxn {
         item.put(TableSpec.TYPE, AttributeValue.fromS(UNDO_TYPE));
         item.put(TXN, AttributeValue.fromS(txn));
         item.put(UNDO, AttributeValue.fromM(entries));
-        return new WriteAction(Kind.PUT, key, item, null, Expectation.ABSENT, null, label + " undo log");
+        return WriteAction.putItem(key, item, Expectation.ABSENT, label + " undo log");
     }
 
     /**
@@ -294,8 +292,7 @@ public final class AggregateTxn {
         var actions = new ArrayList<WriteAction>();
         if (inFlight.op() == Op.CREATE) {
             items.stream().filter(item -> !isUndoItem(item) && !rootSk.equals(item.get(TableSpec.SK).s()))
-                    .forEach(item -> actions.add(new WriteAction(Kind.DELETE, PrimaryKey.from(item), null, null,
-                            Expectation.NONE, null, label)));
+                    .forEach(item -> actions.add(WriteAction.deleteItem(PrimaryKey.from(item), label)));
             return actions;
         }
         String pk = items.get(0).get(TableSpec.PK).s();
@@ -304,8 +301,8 @@ public final class AggregateTxn {
                 continue;
             }
             item.get(UNDO).m().forEach((sk, image) -> actions.add(image.hasM()
-                    ? new WriteAction(Kind.PUT, PrimaryKey.of(pk, sk), image.m(), null, Expectation.NONE, null, label)
-                    : new WriteAction(Kind.DELETE, PrimaryKey.of(pk, sk), null, null, Expectation.NONE, null, label)));
+                    ? WriteAction.putItem(PrimaryKey.of(pk, sk), image.m(), Expectation.NONE, label)
+                    : WriteAction.deleteItem(PrimaryKey.of(pk, sk), label)));
         }
         return actions;
     }
@@ -313,10 +310,10 @@ public final class AggregateTxn {
     /** The rollback's last step on the root: a create's root goes, any other root just loses the write's marks. */
     public static WriteAction finishRollback(PrimaryKey rootKey, InFlight inFlight, String owner, String label) {
         if (inFlight.op() == Op.CREATE) {
-            return new WriteAction(Kind.DELETE, rootKey, null, null, Expectation.NONE, Lease.ownedBy(owner), label);
+            return WriteAction.deleteItem(rootKey, Expectation.NONE, Lease.ownedBy(owner), label);
         }
         var update = clearMarks(Update.create()).set(LAST_UNDONE, AttributeValue.fromS(inFlight.txn()));
-        return new WriteAction(Kind.UPDATE, rootKey, null, update, Expectation.NONE, Lease.ownedBy(owner), label);
+        return WriteAction.updateItem(rootKey, update, Expectation.NONE, Lease.ownedBy(owner), label);
     }
 
     /** Takes over the lease of the write {@code txn} once it expired (or re-takes our own). */

@@ -66,7 +66,7 @@ public final class AggregateWrites {
 
     public static Plan create(Aggregate aggregate, Items items) {
         Member root = items.root();
-        var rootAction = new WriteAction(Kind.PUT, key(root), root.item(), null, Expectation.ABSENT, null, aggregate.name());
+        var rootAction = WriteAction.putItem(key(root), root.item(), Expectation.ABSENT, aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (String group : items.groups()) {
             var actions = items.group(group).stream().filter(m -> m != root)
@@ -87,8 +87,8 @@ public final class AggregateWrites {
     public static Plan update(Aggregate aggregate, Items after, List<GroupChange> changes, long expectedVersion,
                               Instant now) {
         Member root = after.root();
-        var rootAction = new WriteAction(Kind.PUT, key(root), root.item(), null,
-                Expectation.present(expectedVersion), AggregateTxn.noWriteInFlight(), aggregate.name());
+        var rootAction = WriteAction.putItem(key(root), root.item(), Expectation.present(expectedVersion),
+                AggregateTxn.noWriteInFlight(), aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (GroupChange change : changes) {
             var actions = new ArrayList<WriteAction>();
@@ -104,7 +104,7 @@ public final class AggregateWrites {
     /** Deletes every item; the root only at {@code expectedVersion}. */
     public static Plan delete(Aggregate aggregate, Items items, long expectedVersion, Instant now) {
         Member root = items.root();
-        var rootAction = new WriteAction(Kind.DELETE, key(root), null, null, Expectation.present(expectedVersion),
+        var rootAction = WriteAction.deleteItem(key(root), Expectation.present(expectedVersion),
                 AggregateTxn.noWriteInFlight(), aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (String group : items.groups()) {
@@ -159,11 +159,11 @@ public final class AggregateWrites {
     }
 
     private static WriteAction put(Member member, String label) {
-        return new WriteAction(Kind.PUT, key(member), member.item(), null, Expectation.NONE, null, label);
+        return WriteAction.putItem(key(member), member.item(), Expectation.NONE, label);
     }
 
     private static WriteAction delete(Member member, String label) {
-        return new WriteAction(Kind.DELETE, key(member), null, null, Expectation.NONE, null, label);
+        return WriteAction.deleteItem(key(member), label);
     }
 
     private static String label(Aggregate aggregate, Member member) {

@@ -83,8 +83,8 @@ public final class CascadePlanner {
                     .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()));
         }
         PrimaryKey key = PrimaryKey.from(item);
-        return Optional.of(new CopyWrite(new WriteAction(WriteAction.Kind.UPDATE, key, null, update,
-                Expectation.present(null), newer, labelOf(item)), attributes));
+        return Optional.of(new CopyWrite(WriteAction.updateItem(key, update, Expectation.present(null), newer,
+                labelOf(item)), attributes));
     }
 
     /** Groups the found items into units: one per aggregate partition (with its root bump), one per other item. */
@@ -143,8 +143,7 @@ public final class CascadePlanner {
         Condition leaseFree = AggregateTxn.noWriteInFlight();
         Condition condition = rootCopy == null || rootCopy.extraCondition() == null
                 ? leaseFree : leaseFree.and(rootCopy.extraCondition());
-        return new WriteAction(WriteAction.Kind.UPDATE, root, null, update, Expectation.present(null), condition,
-                aggregate.name());
+        return WriteAction.updateItem(root, update, Expectation.present(null), condition, aggregate.name());
     }
 
     private Aggregate aggregateFor(String pk) {

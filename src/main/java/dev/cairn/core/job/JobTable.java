@@ -97,7 +97,7 @@ public final class JobTable {
         item.putAll(Lease.attributes(owner, leaseUntil));
         item.put(Index.GSI2.pkName(), AttributeValue.fromS(partition("RUNNABLE", shardOf(id))));
         item.put(Index.GSI2.skName(), AttributeValue.fromS(due(leaseUntil, id)));
-        return new WriteAction(WriteAction.Kind.PUT, key, item, null, Expectation.ABSENT, null, TYPE);
+        return WriteAction.putItem(key, item, Expectation.ABSENT, TYPE);
     }
 
     /** Takes a runnable job whose lease is free or expired; its due time moves to our lease's expiry. */
@@ -139,7 +139,7 @@ public final class JobTable {
 
     /** Removes a job that leaves nothing worth keeping (a finished aggregate write), only while we hold it. */
     public WriteAction delete(String id, String owner) {
-        return new WriteAction(WriteAction.Kind.DELETE, key(id), null, null, Expectation.NONE, Lease.ownedBy(owner), TYPE);
+        return WriteAction.deleteItem(key(id), Expectation.NONE, Lease.ownedBy(owner), TYPE);
     }
 
     private static Condition runnable() {

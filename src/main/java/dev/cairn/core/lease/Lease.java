@@ -71,26 +71,23 @@ public record Lease(String owner, Instant until) {
 
     /** Takes the lease of an existing item when it is free, expired, or ours already. */
     public static WriteAction claim(String label, PrimaryKey key, String token, Instant now, Instant until, Update also) {
-        return new WriteAction(WriteAction.Kind.UPDATE, key, null, set(also, token, until), Expectation.present(null),
-                freeAt(now).or(ownedBy(token)), label);
+        return WriteAction.updateItem(key, set(also, token, until), Expectation.present(null), freeAt(now).or(ownedBy(token)), label);
     }
 
     /** Extends our lease (and writes {@code also}, e.g. a checkpoint, in the same request). */
     public static WriteAction renew(String label, PrimaryKey key, String token, Instant until, Update also) {
-        return new WriteAction(WriteAction.Kind.UPDATE, key, null, set(also, token, until), Expectation.present(null),
-                ownedBy(token), label);
+        return WriteAction.updateItem(key, set(also, token, until), Expectation.present(null), ownedBy(token), label);
     }
 
     /** Drops our lease (and writes {@code also} in the same request). */
     public static WriteAction release(String label, PrimaryKey key, String token, Update also) {
         Update update = (also == null ? Update.create() : also).remove(OWNER).remove(UNTIL);
-        return new WriteAction(WriteAction.Kind.UPDATE, key, null, update, Expectation.present(null),
-                ownedBy(token), label);
+        return WriteAction.updateItem(key, update, Expectation.present(null), ownedBy(token), label);
     }
 
     /** A condition check for a transaction: it commits only while we hold the lease. */
     public static WriteAction guard(String label, PrimaryKey key, String token) {
-        return new WriteAction(WriteAction.Kind.CHECK, key, null, null, Expectation.NONE, ownedBy(token), label);
+        return WriteAction.checkItem(key, Expectation.NONE, ownedBy(token), label);
     }
 
     public static AttributeValue millis(Instant instant) {

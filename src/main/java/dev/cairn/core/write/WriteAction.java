@@ -1,6 +1,7 @@
 package dev.cairn.core.write;
 
 import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.Condition;
@@ -21,6 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -42,7 +44,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
     private static void checkSize(String label, PrimaryKey key, Map<String, AttributeValue> item) {
         long size = ItemSize.of(item);
         if (size > ItemSize.MAX_ITEM_BYTES) {
-            throw new dev.cairn.core.CairnException(new CairnError.ItemTooLarge(label + " " + key + " would take "
+            throw new CairnException(new CairnError.ItemTooLarge(label + " " + key + " would take "
                     + size + " bytes; DynamoDB stores at most " + ItemSize.MAX_ITEM_BYTES + " per item",
                     size, ItemSize.MAX_ITEM_BYTES));
         }
@@ -81,6 +83,54 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         }
     }
 
+    // --- raw actions of plans that build their own items and updates (aggregates, leases, jobs) -----------------
+
+    /** Puts {@code item} as given under {@code expectation}. */
+    public static WriteAction putItem(PrimaryKey key, Map<String, AttributeValue> item, Expectation expectation,
+                                      String label) {
+        return new WriteAction(Kind.PUT, key, item, null, expectation, null, label);
+    }
+
+    /** Puts {@code item} as given under {@code expectation} and a further condition ({@code also}). */
+    public static WriteAction putItem(PrimaryKey key, Map<String, AttributeValue> item, Expectation expectation,
+                                      Condition also, String label) {
+        return new WriteAction(Kind.PUT, key, item, null, expectation, also, label);
+    }
+
+    public static WriteAction updateItem(PrimaryKey key, Update update, Expectation expectation, String label) {
+        return new WriteAction(Kind.UPDATE, key, null, update, expectation, null, label);
+    }
+
+    public static WriteAction updateItem(PrimaryKey key, Update update, Expectation expectation, Condition also,
+                                         String label) {
+        return new WriteAction(Kind.UPDATE, key, null, update, expectation, also, label);
+    }
+
+    /** Deletes whatever is there (nothing there is no failure). */
+    public static WriteAction deleteItem(PrimaryKey key, String label) {
+        return new WriteAction(Kind.DELETE, key, null, null, Expectation.NONE, null, label);
+    }
+
+    public static WriteAction deleteItem(PrimaryKey key, Expectation expectation, String label) {
+        return new WriteAction(Kind.DELETE, key, null, null, expectation, null, label);
+    }
+
+    public static WriteAction deleteItem(PrimaryKey key, Expectation expectation, Condition also, String label) {
+        return new WriteAction(Kind.DELETE, key, null, null, expectation, also, label);
+    }
+
+    /** A condition on an item the transaction does not write. */
+    public static WriteAction checkItem(PrimaryKey key, Expectation expectation, Condition also, String label) {
+        return new WriteAction(Kind.CHECK, key, null, null, expectation, also, label);
+    }
+
+    /** The same write under other conditions. */
+    public WriteAction guardedBy(Expectation expectation, Condition also) {
+        return new WriteAction(kind, key, item, update, expectation, also, label);
+    }
+
+    // --- entity writes ---------------------------------------------------------------------------------------
+
     /** Create: fails with Conflict when an item with this key exists. */
     public static <T> WriteAction create(EntitySpec<T> spec, T value, Instant now) {
         return create(spec, value, now, Map.of());
@@ -88,7 +138,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
 
     /** Create with extra system attributes (names starting with {@code _}, e.g. copy versions). */
     public static <T> WriteAction create(EntitySpec<T> spec, T value, Instant now, Map<String, AttributeValue> extra) {
-        var item = new java.util.HashMap<>(spec.toItem(value, 1, now, now));
+        var item = new HashMap<>(spec.toItem(value, 1, now, now));
         item.putAll(systemOnly(extra));
         return new WriteAction(Kind.PUT, spec.keyOf(value), item, null, Expectation.ABSENT, null, spec.type());
     }
@@ -114,7 +164,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
     public static <T> WriteAction put(EntitySpec<T> spec, T value, Expectation expectation, Instant now,
                                       Map<String, AttributeValue> extra) {
         PrimaryKey key = spec.keyOf(value);
-        Map<String, AttributeValue> item = new java.util.HashMap<>(spec.toItem(value, 1, now, now));
+        Map<String, AttributeValue> item = new HashMap<>(spec.toItem(value, 1, now, now));
         item.putAll(systemOnly(extra));
         var update = Update.create();
         item.forEach((name, attribute) -> {
