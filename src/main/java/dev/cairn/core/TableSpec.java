@@ -10,7 +10,10 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -85,7 +88,7 @@ public final class TableSpec {
     }
 
     public static CreateTableRequest createTableRequest(String tableName) {
-        var attributes = new java.util.ArrayList<>(List.of(stringAttribute(PK), stringAttribute(SK)));
+        var attributes = new ArrayList<>(List.of(stringAttribute(PK), stringAttribute(SK)));
         Index.globalIndexes().forEach(index -> attributes.addAll(indexAttributes(index)));
         return CreateTableRequest.builder()
                 .tableName(tableName)
@@ -100,9 +103,9 @@ public final class TableSpec {
      * Adds one index a table made by an older release lacks (DynamoDB creates one GSI per UpdateTable and fills it
      * from the items already stored; items written before their index keys existed need a backfill).
      */
-    public static software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest addIndexRequest(String tableName,
+    public static UpdateTableRequest addIndexRequest(String tableName,
                                                                                                  Index index) {
-        return software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest.builder().tableName(tableName)
+        return UpdateTableRequest.builder().tableName(tableName)
                 .attributeDefinitions(indexAttributes(index))
                 .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName(index.indexName())
                         .keySchema(keySchema(index.pkName(), index.skName()))
@@ -117,8 +120,8 @@ public final class TableSpec {
     /** Finished jobs expire through the table's TTL on this attribute (epoch seconds). */
     public static final String EXPIRES_AT = "_expiresAt";
 
-    public static software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest timeToLiveRequest(String tableName) {
-        return software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest.builder().tableName(tableName)
+    public static UpdateTimeToLiveRequest timeToLiveRequest(String tableName) {
+        return UpdateTimeToLiveRequest.builder().tableName(tableName)
                 .timeToLiveSpecification(t -> t.enabled(true).attributeName(EXPIRES_AT)).build();
     }
 

@@ -1,14 +1,15 @@
 package dev.cairn.cricket;
 
-import dev.cairn.core.query.AccessPattern;
-import dev.cairn.platform.AccessPatterns;
-import java.util.Map;
 import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.PartitionRanges;
 import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.query.AccessPattern;
+import dev.cairn.platform.AccessPatterns;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
+import java.util.Map;
 
 @ApplicationScoped
 public class CricketAccessPatterns implements AccessPatterns {
@@ -17,7 +18,7 @@ public class CricketAccessPatterns implements AccessPatterns {
     public List<AccessPattern> accessPatterns(String table) {
         return List.of(
                 AccessPattern.query("A whole match (every item of its partition, projected on the view): this ONE Query up to "
-                                + dev.cairn.core.aggregate.PartitionRanges.FIRST_PAGE_ITEMS + " items; "
+                                + PartitionRanges.FIRST_PAGE_ITEMS + " items; "
                                 + "a larger aggregate continues with one Query per range of its root's _fences, all at once, then 1 GetItem of the root",
                         "GET /matches/{id}", table,
                         CricketModel.MATCH.viewQuery("bgt-2025-test-1")),

@@ -3,6 +3,7 @@ package dev.cairn.cricket;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.AggregateNode;
+import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.Listing;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.entity.EntitySpec;
@@ -12,7 +13,9 @@ import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.QuerySpec;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -108,7 +111,7 @@ public final class CricketModel {
             .listed(MATCH_SUMMARY, List.of(ALL_MATCHES, VENUE_MATCHES, TEAM_MATCHES));
 
     private static Map<String, String> summary() {
-        var fields = new java.util.LinkedHashMap<String, String>();
+        var fields = new LinkedHashMap<String, String>();
         fields.put("name", "name");
         fields.put("venueId", "venue.id");
         fields.put("venueName", "venue.name");
@@ -123,11 +126,11 @@ public final class CricketModel {
     }
 
     /** The {@code _refv} of a squad selection: the source versions of its team and player copies. */
-    static java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> selectionCopyVersions(
+    static Map<String, AttributeValue> selectionCopyVersions(
             long teamVersion, long playerVersion) {
-        return java.util.Map.of(dev.cairn.core.aggregate.CopyVersions.ATTRIBUTE, dev.cairn.core.aggregate.CopyVersions.of(
-                java.util.Map.of("team", java.util.Map.entry(TEAM.type(), teamVersion),
-                        "player", java.util.Map.entry(PLAYER.type(), playerVersion))));
+        return Map.of(CopyVersions.ATTRIBUTE, CopyVersions.of(
+                Map.of("team", Map.entry(TEAM.type(), teamVersion),
+                        "player", Map.entry(PLAYER.type(), playerVersion))));
     }
 
     static PrimaryKey teamKey(String id) {

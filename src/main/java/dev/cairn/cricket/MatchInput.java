@@ -1,5 +1,6 @@
 package dev.cairn.cricket;
 
+import dev.cairn.platform.Http;
 import dev.cairn.platform.ValidId;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -21,7 +22,7 @@ public record MatchInput(
     /** The input for the match the path names: the body's id may be left out, but must not name another match. */
     public MatchInput forPath(String pathId) {
         if (id != null && !id.equals(pathId)) {
-            throw dev.cairn.platform.Http.invalid("id", "the body names match '" + id + "' but the path names '"
+            throw Http.invalid("id", "the body names match '" + id + "' but the path names '"
                     + pathId + "'");
         }
         return new MatchInput(pathId, name, venueId, team1, team2);

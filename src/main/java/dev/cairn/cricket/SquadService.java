@@ -1,9 +1,9 @@
 package dev.cairn.cricket;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.entity.Stored;

@@ -3,28 +3,30 @@ package dev.cairn.platform;
 import dev.cairn.core.cascade.CascadeSource;
 import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.entity.EntitySpec;
-import dev.cairn.core.job.Job;
 import dev.cairn.core.job.Job.Progress;
 import dev.cairn.core.job.Job.State;
+import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.lease.Lease;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.store.CascadeStore;
-import dev.cairn.store.EntityStore;
 import dev.cairn.store.EntityStore.RawPage;
+import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
 import dev.cairn.store.StoreMetrics;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -156,11 +158,11 @@ public class CascadeJobs {
     }
 
     /** A page read, with where the one after it starts. */
-    private record PageRead(RawPage page, int nextStep, java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> nextPosition) {
+    private record PageRead(RawPage page, int nextStep, Map<String, AttributeValue> nextPosition) {
     }
 
-    private Uni<Optional<PageRead>> read(List<QuerySpec> queries, int step, java.util.Map<String,
-            software.amazon.awssdk.services.dynamodb.model.AttributeValue> position) {
+    private Uni<Optional<PageRead>> read(List<QuerySpec> queries, int step, Map<String,
+            AttributeValue> position) {
         if (step >= queries.size()) {
             return Uni.createFrom().item(Optional.empty());
         }

@@ -3,10 +3,13 @@ package dev.cairn.platform;
 import dev.cairn.store.CallLedger;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
+import org.jboss.logging.MDC;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Opens a {@link CallLedger} for every request and reports it on the response: {@code X-DynamoDB-Calls} (API
@@ -26,16 +29,16 @@ public class DiagnosticsFilter {
     }
 
     public static final String REQUEST_ID = "X-Request-Id";
-    private static final java.util.regex.Pattern SAFE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     /** Opens the ledger and the request id: the caller's {@code X-Request-Id} when it is sane, else a new one. */
     @ServerRequestFilter(preMatching = true)
     public void open(ContainerRequestContext request) {
         request.setProperty(LEDGER, CallLedger.start());
         String given = request.getHeaderString(REQUEST_ID);
-        String id = given != null && SAFE_ID.matcher(given).matches() ? given : java.util.UUID.randomUUID().toString();
+        String id = given != null && SAFE_ID.matcher(given).matches() ? given : UUID.randomUUID().toString();
         request.setProperty(REQUEST_ID, id);
-        org.jboss.logging.MDC.put("requestId", id);
+        MDC.put("requestId", id);
     }
 
     @ServerResponseFilter

@@ -5,7 +5,10 @@ import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
+import java.io.IOException;
 import java.lang.reflect.Field;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,8 +53,8 @@ public final class EmbeddedDynamoDb implements AutoCloseable {
         return new EmbeddedDynamoDb(proxy, connector.getLocalPort());
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

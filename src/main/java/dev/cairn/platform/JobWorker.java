@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +18,7 @@ import org.jboss.logging.Logger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -84,9 +86,9 @@ public class JobWorker {
         Uni.join().all(shards).andCollectFailures()
                 .map(found -> found.stream().flatMap(List::stream).toList())
                 .invoke(found -> oldestRunnableMillis.set(found.stream().map(Job::createdAt)
-                        .filter(java.util.Objects::nonNull).min(Instant::compareTo)
+                        .filter(Objects::nonNull).min(Instant::compareTo)
                         .map(t -> Math.max(0, Duration.between(t, jobs.now()).toMillis())).orElse(0L)))
-                .onItem().transformToMulti(found -> io.smallrye.mutiny.Multi.createFrom().iterable(found))
+                .onItem().transformToMulti(found -> Multi.createFrom().iterable(found))
                 .onItem().transformToUniAndConcatenate(this::claimAndRun)
                 .collect().last()
                 .eventually(() -> polling.set(false))

@@ -1,23 +1,24 @@
 package dev.cairn.platform;
 
 import dev.cairn.core.aggregate.Aggregate;
-import dev.cairn.core.job.Job;
 import dev.cairn.core.job.Job.Progress;
 import dev.cairn.core.job.Job.State;
+import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.lease.Lease;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -136,7 +137,7 @@ public class ListBackfills {
 
     /** What a backfill job shows: its state and counts. */
     public static Map<String, Object> view(Job job) {
-        var out = new java.util.LinkedHashMap<String, Object>();
+        var out = new LinkedHashMap<String, Object>();
         out.put("id", job.id());
         out.put("kind", job.kind());
         out.put("aggregate", job.target().get("aggregate").s());

@@ -13,6 +13,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -51,7 +52,7 @@ public class MaintenanceResource {
     @Path("aggregates/{aggregate}/list-backfills")
     @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
     @APIResponse(responseCode = "202", description = "The job is recorded and running: follow it at Location",
-            headers = @Header(name = "Location", description = "The job: GET /maintenance/jobs/{id}", schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING)),
+            headers = @Header(name = "Location", description = "The job: GET /maintenance/jobs/{id}", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(schema = @Schema(implementation = ApiSchemas.ListBackfillJob.class)))
     @Operation(operationId = "startListBackfill", summary = "Backfill an aggregate's lists (keys and summaries of roots stored before lists existed), as a durable job")
     public Uni<RestResponse<Map<String, Object>>> startListBackfill(@RestPath String aggregate) {

@@ -3,6 +3,7 @@ package dev.cairn.platform;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.core.query.Page;
+import dev.cairn.store.CascadeStore;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -10,7 +11,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * registered for reflection so a native executable serializes them as the JVM does.
  */
 @RegisterForReflection(targets = {CairnError.FieldError.class, Page.class, AccessPattern.class,
-        dev.cairn.store.CascadeStore.Report.class})
+        CascadeStore.Report.class})
 public final class NativeReflection {
 
     private NativeReflection() {

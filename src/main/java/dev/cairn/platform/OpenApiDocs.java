@@ -9,20 +9,25 @@ import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.MediaType;
-import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
+import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
+import java.math.BigDecimal;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -95,8 +100,8 @@ public class OpenApiDocs implements OASFilter {
     /** A schema only a derived one was made from (an entity whose merge patch is documented) is not shown. */
     private static void pruneUnusedSchemas(OpenAPI openAPI) {
         var schemas = openAPI.getComponents().getSchemas();
-        var used = new java.util.HashSet<String>();
-        var pending = new java.util.ArrayDeque<Schema>();
+        var used = new HashSet<String>();
+        var pending = new ArrayDeque<Schema>();
         UnaryOperator<Schema> collect = schema -> {
             if (schema.getRef() != null && used.add(name(schema.getRef())) && schemas.containsKey(name(schema.getRef()))) {
                 pending.add(schemas.get(name(schema.getRef())));
@@ -155,8 +160,8 @@ public class OpenApiDocs implements OASFilter {
             return declared;
         }
         return switch (name) {
-            case "limit" -> OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(java.math.BigDecimal.ONE)
-                    .maximum(java.math.BigDecimal.valueOf(Http.MAX_LIMIT)).defaultValue(Http.DEFAULT_LIMIT);
+            case "limit" -> OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(BigDecimal.ONE)
+                    .maximum(BigDecimal.valueOf(Http.MAX_LIMIT)).defaultValue(Http.DEFAULT_LIMIT);
             case "cursor" -> string().description("The opaque `next` of the previous page");
             case "cascade" -> string().enumeration(List.of("eventual", "transactional")).defaultValue("eventual");
             default -> string();
@@ -317,7 +322,7 @@ public class OpenApiDocs implements OASFilter {
         boolean underParameter = path.contains("{");
         boolean body = operation.getRequestBody() != null;
         boolean page = responses.getAPIResponse("200") != null && isPage(responses.getAPIResponse("200"));
-        var statuses = new java.util.TreeSet<String>(List.of("401", "403", "406", "500"));
+        var statuses = new TreeSet<String>(List.of("401", "403", "406", "500"));
         if (operation.getParameters() != null && !operation.getParameters().isEmpty() || body) {
             statuses.add("400");
         }
@@ -488,7 +493,7 @@ public class OpenApiDocs implements OASFilter {
                 .description("RFC 9457 problem details with Cairn's stable code, and the members some codes add")
                 .addProperty("type", string())
                 .addProperty("title", string())
-                .addProperty("status", OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(java.math.BigDecimal.valueOf(400)).maximum(java.math.BigDecimal.valueOf(599)))
+                .addProperty("status", OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(BigDecimal.valueOf(400)).maximum(BigDecimal.valueOf(599)))
                 .addProperty("detail", string())
                 .addProperty("instance", string())
                 .addProperty("code", string().enumeration(List.copyOf(codes())))
@@ -540,7 +545,7 @@ public class OpenApiDocs implements OASFilter {
                 && operation.getParameters().stream().anyMatch(p -> name.equalsIgnoreCase(p.getName()));
     }
 
-    private static void eachMedia(Content content, java.util.function.Consumer<MediaType> action) {
+    private static void eachMedia(Content content, Consumer<MediaType> action) {
         if (content != null && content.getMediaTypes() != null) {
             content.getMediaTypes().values().forEach(action);
         }

@@ -1,7 +1,7 @@
 package dev.cairn.school;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.LocalDate;
 

@@ -1,12 +1,13 @@
 package dev.cairn.school;
 
+import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
-import java.util.Map;
-import dev.cairn.core.key.KeyTemplate;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
+import java.util.Map;
 
 @ApplicationScoped
 public class SchoolAccessPatterns implements AccessPatterns {
@@ -29,7 +30,7 @@ public class SchoolAccessPatterns implements AccessPatterns {
     }
 
     @Override
-    public List<dev.cairn.core.cascade.CascadeSpec> cascades() {
+    public List<CascadeSpec> cascades() {
         return List.of(SchoolModel.COURSE_CASCADE, SchoolModel.STUDENT_CASCADE);
     }
 }

@@ -1,6 +1,10 @@
 package dev.cairn.school;
 
 import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.aggregate.CopyVersions;
+import dev.cairn.core.cascade.CascadePlanner;
+import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.cascade.CopyRule;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.item.RecordCodec;
@@ -8,11 +12,6 @@ import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.QuerySpec;
-
-import dev.cairn.core.aggregate.CopyVersions;
-import dev.cairn.core.cascade.CascadePlanner;
-import dev.cairn.core.cascade.CascadeSpec;
-import dev.cairn.core.cascade.CopyRule;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.LocalDate;

@@ -1,9 +1,9 @@
 package dev.cairn.social;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import dev.cairn.platform.ValidId;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A comment on a post; {@code commentId} is server-generated and time-ordered. */
 public record Comment(String postId, String commentId, String userId, String content) {

@@ -1,8 +1,8 @@
 package dev.cairn.social;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A user's post; {@code postId} is server-generated and time-ordered. */
 public record Post(

@@ -1,9 +1,9 @@
 package dev.cairn.social;
 
 import dev.cairn.core.query.Page;
-import dev.cairn.social.PostView.CommentView;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
+import dev.cairn.social.PostView.CommentView;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;

@@ -3,28 +3,30 @@ package dev.cairn.store;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec;
-import dev.cairn.core.aggregate.Aggregate;
-import dev.cairn.core.aggregate.Listing;
-import dev.cairn.core.aggregate.PartitionRanges;
-import dev.cairn.core.query.Page;
-import io.smallrye.mutiny.Multi;
 import dev.cairn.core.aggregate.Aggregate.Assembled;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
-import dev.cairn.core.aggregate.AggregateTxn;
+import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.AggregateTxn.Committed;
-import dev.cairn.core.aggregate.AggregateWrites;
+import dev.cairn.core.aggregate.AggregateTxn;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
+import dev.cairn.core.aggregate.AggregateWrites;
 import dev.cairn.core.aggregate.JsonAttributes;
+import dev.cairn.core.aggregate.Listing;
+import dev.cairn.core.aggregate.PartitionRanges;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.expr.Update;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.key.PrimaryKey;
-import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.lease.Lease;
-import dev.cairn.core.expr.Update;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
-import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.core.write.WriteAction;
+import io.smallrye.mutiny.CompositeException;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -40,6 +42,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * Reads and writes aggregates: ONE strongly consistent Query per read, ONE BatchGetItem for every ref of a
@@ -186,7 +190,7 @@ public class AggregateStore {
                                 rootKey + " changed during every one of " + attempt + " reads; retry shortly", 1)));
                     }
                     // A short, jittered pause: the next read starts between two writes rather than in step with them.
-                    long pause = java.util.concurrent.ThreadLocalRandom.current().nextLong(10, 20L * attempt + 30);
+                    long pause = ThreadLocalRandom.current().nextLong(10, 20L * attempt + 30);
                     return gateway.pause(Duration.ofMillis(pause)).chain(() -> consistentCut(query, rootKey, mode, attempt + 1));
                 });
             });
@@ -253,7 +257,7 @@ public class AggregateStore {
 
     private static <T> RefCopy copyOf(RefUse use, Map<String, AttributeValue> item) {
         @SuppressWarnings("unchecked")
-        var spec = (dev.cairn.core.entity.EntitySpec<T>) use.ref().spec();
+        var spec = (EntitySpec<T>) use.ref().spec();
         var stored = spec.fromItem(item);
         return new RefCopy(JsonAttributes.fromMap(spec.codec().encode(stored.value())), stored.version());
     }
@@ -318,7 +322,7 @@ public class AggregateStore {
     }
 
     private static Throwable firstFailure(Throwable failure) {
-        if (failure instanceof io.smallrye.mutiny.CompositeException composite && !composite.getCauses().isEmpty()) {
+        if (failure instanceof CompositeException composite && !composite.getCauses().isEmpty()) {
             return composite.getCauses().get(0);
         }
         return failure;
@@ -473,7 +477,7 @@ public class AggregateStore {
             WriteAction guard = root == null
                     ? WriteAction.check(aggregate.name(), rootKey, WriteAction.Expectation.ABSENT)
                     : WriteAction.check(aggregate.name(), rootKey,
-                    WriteAction.Expectation.present(dev.cairn.core.entity.EntitySpec.versionOf(root)));
+                    WriteAction.Expectation.present(EntitySpec.versionOf(root)));
             List<WriteAction> deletes = items.stream().filter(i -> i != root)
                     .map(i -> WriteAction.deleteItem(PrimaryKey.from(i), aggregate.name())).toList();
             LOG.infof("removing %d item(s) of %s %s that do not form a %s", items.size(), aggregate.name(), id, aggregate.name());
@@ -497,7 +501,7 @@ public class AggregateStore {
      */
     public Uni<Page<Map<String, Object>>> list(Aggregate aggregate, Listing listing, String key, int limit, String cursor) {
         return store.fanOutPage(count -> listing.fanOut(key, count, limit), listing.queriesPerPage(), cursor)
-                .map(page -> new Page<>(page.items().stream().map(aggregate::summaryOf).filter(java.util.Objects::nonNull)
+                .map(page -> new Page<>(page.items().stream().map(aggregate::summaryOf).filter(Objects::nonNull)
                         .toList(), page.next()));
     }
 
@@ -563,7 +567,7 @@ public class AggregateStore {
     }
 
     /** Runs a repair or clean-up detached from the request, at most one per partition at a time in this process. */
-    private void inBackground(Aggregate aggregate, String id, java.util.function.Supplier<Uni<Void>> work) {
+    private void inBackground(Aggregate aggregate, String id, Supplier<Uni<Void>> work) {
         String pk = aggregate.partitionOf(id);
         if (!repairing.add(pk)) {
             return;

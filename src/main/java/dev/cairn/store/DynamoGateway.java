@@ -25,14 +25,21 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveResponse;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -85,8 +92,8 @@ public class DynamoGateway {
         return call("TransactWriteItems", "table", request, client::transactWriteItems, r -> units(r.consumedCapacity()), errors);
     }
 
-    public Uni<software.amazon.awssdk.services.dynamodb.model.ScanResponse> scan(
-            software.amazon.awssdk.services.dynamodb.model.ScanRequest request) {
+    public Uni<ScanResponse> scan(
+            ScanRequest request) {
         return call("Scan", "table", request, client::scan, r -> units(r.consumedCapacity()), SdkErrors::translate);
     }
 
@@ -98,13 +105,13 @@ public class DynamoGateway {
         return call("CreateTable", "table", request, client::createTable, r -> null, SdkErrors::translate);
     }
 
-    public Uni<software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse> updateTable(
-            software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest request) {
+    public Uni<UpdateTableResponse> updateTable(
+            UpdateTableRequest request) {
         return call("UpdateTable", "table", request, client::updateTable, r -> null, SdkErrors::translate);
     }
 
-    public Uni<software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveResponse> updateTimeToLive(
-            software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest request) {
+    public Uni<UpdateTimeToLiveResponse> updateTimeToLive(
+            UpdateTimeToLiveRequest request) {
         return call("UpdateTimeToLive", "table", request, client::updateTimeToLive, r -> null, SdkErrors::translate);
     }
 
@@ -113,7 +120,7 @@ public class DynamoGateway {
         return Uni.createFrom().emitter(emitter -> {
             Context context = Vertx.currentContext();
             if (context == null) {
-                CompletableFuture.delayedExecutor(delay.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+                CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS)
                         .execute(() -> emitter.complete(null));
             } else {
                 context.owner().setTimer(Math.max(1, delay.toMillis()),

@@ -1,5 +1,8 @@
 package dev.cairn.store;
 
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.entity.ItemCollection;
 import dev.cairn.core.entity.Stored;
@@ -10,8 +13,8 @@ import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
-import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.core.write.WriteAction;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.time.Clock;
@@ -35,6 +39,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * Entity operations, queries, batches and transactions over the single table, executing the plans of
@@ -88,7 +94,7 @@ public class EntityStore {
     }
 
     /** Planning errors (bad keys, oversized items, tampered cursors) surface as failures of the Uni, never as throws. */
-    private static <T> Uni<T> deferred(java.util.function.Supplier<Uni<? extends T>> plan) {
+    private static <T> Uni<T> deferred(Supplier<Uni<? extends T>> plan) {
         return Uni.createFrom().deferred(plan);
     }
 
@@ -176,7 +182,7 @@ public class EntityStore {
      * and merged in sort order. {@code listing} builds the listing for a shard count: {@code shards} for a first
      * page, the count signed into the cursor for the next ones.
      */
-    public Uni<Page<Map<String, AttributeValue>>> fanOutPage(java.util.function.IntFunction<FanOut> listing, int shards,
+    public Uni<Page<Map<String, AttributeValue>>> fanOutPage(IntFunction<FanOut> listing, int shards,
                                                              String cursor) {
         return deferred(() -> {
             FanOut fanOut;
@@ -190,7 +196,7 @@ public class EntityStore {
                     fanOut = listing.apply(FanOut.shardCount(state));
                     positions = fanOut.positions(state);
                 } catch (IllegalArgumentException e) {
-                    throw new dev.cairn.core.CairnException(new dev.cairn.core.CairnError.InvalidCursor(
+                    throw new CairnException(new CairnError.InvalidCursor(
                             "the cursor is malformed, was altered, or belongs to another query"));
                 }
             }
@@ -285,10 +291,10 @@ public class EntityStore {
      * one-off backfill of items that no index finds yet (a job checkpoints the position). No request path scans.
      */
     public Uni<RawPage> scanPage(String entityType, String sortKey, int limit, Map<String, AttributeValue> start) {
-        return deferred(() -> gateway.scan(software.amazon.awssdk.services.dynamodb.model.ScanRequest.builder()
+        return deferred(() -> gateway.scan(ScanRequest.builder()
                         .tableName(settings.table()).limit(limit).consistentRead(true)
                         .filterExpression("#type = :type AND #sk = :sk")
-                        .expressionAttributeNames(Map.of("#type", dev.cairn.core.TableSpec.TYPE, "#sk", dev.cairn.core.TableSpec.SK))
+                        .expressionAttributeNames(Map.of("#type", TableSpec.TYPE, "#sk", TableSpec.SK))
                         .expressionAttributeValues(Map.of(":type", AttributeValue.fromS(entityType), ":sk", AttributeValue.fromS(sortKey)))
                         .exclusiveStartKey(start).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build())
                 .map(r -> new RawPage(r.items(), r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null)));
@@ -296,7 +302,7 @@ public class EntityStore {
 
     /** Whether the table holds no item at all (one Scan of at most one item; for startup checks, not requests). */
     public Uni<Boolean> isEmpty() {
-        return gateway.scan(software.amazon.awssdk.services.dynamodb.model.ScanRequest.builder()
+        return gateway.scan(ScanRequest.builder()
                         .tableName(settings.table()).limit(1).build())
                 .map(r -> !r.hasItems() || r.items().isEmpty());
     }

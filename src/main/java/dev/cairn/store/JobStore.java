@@ -1,13 +1,14 @@
 package dev.cairn.store;
 
-import dev.cairn.core.job.Job;
 import dev.cairn.core.job.Job.Progress;
 import dev.cairn.core.job.Job.State;
+import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.write.WriteAction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
 import java.util.List;
@@ -45,7 +46,7 @@ public class JobStore {
     }
 
     /** A new job owned by this process, to be written in the same transaction as the change it follows. */
-    public WriteAction create(String kind, String id, Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> target) {
+    public WriteAction create(String kind, String id, Map<String, AttributeValue> target) {
         Instant now = store.now();
         return table.create(kind, id, target, settings.owner(), now, now.plus(settings.jobLease()));
     }

@@ -1,9 +1,9 @@
 package dev.cairn.workspace;
 
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A project of a workspace; {@code id} is server-generated and time-ordered. */
 public record Project(

@@ -1,12 +1,12 @@
 package dev.cairn.workspace;
 
+import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
-import java.util.Map;
-import dev.cairn.core.key.KeyTemplate;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
+import java.util.Map;
 
 @ApplicationScoped
 public class WorkspaceAccessPatterns implements AccessPatterns {

@@ -8,11 +8,14 @@ import dev.cairn.core.item.RecordCodec;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.key.WriteShards;
 import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * Seed 000, one-to-many in one partition: {@code WS#<id>} holds the workspace ({@code WORKSPACE}) and its
@@ -27,7 +30,7 @@ public final class WorkspaceModel {
     static final KeyTemplate WS_SHARD = KeyTemplate.of("WS#{workspaceId}#{shard}");
     static final KeyTemplate STATUS_SHARD = KeyTemplate.of("STATUS#{status}#{shard}");
     public static final int MAX_SHARDS = 32;
-    private static final java.util.regex.Pattern SHARDED_ID = java.util.regex.Pattern.compile(".*_(\\d{2})");
+    private static final Pattern SHARDED_ID = Pattern.compile(".*_(\\d{2})");
     /** Shards of the status index (cairn.workspace.status-shards); set once at startup, only ever grown. */
     private static volatile int statusShards = 1;
     static final String WORKSPACE_SK = "WORKSPACE";
@@ -96,7 +99,7 @@ public final class WorkspaceModel {
 
     /** Stable across JVMs and releases: CRC-32 of the UTF-8 id. */
     static int shardOf(String id, int shards) {
-        return dev.cairn.core.key.WriteShards.of(id, shards);
+        return WriteShards.of(id, shards);
     }
 
     private static String twoDigits(int shard) {
@@ -127,7 +130,7 @@ public final class WorkspaceModel {
 
     /** Every write shard's listing, for a fan-out read. */
     static FanOut projectShards(String workspaceId, int shards, int limit) {
-        return FanOut.of(java.util.stream.IntStream.range(0, shards)
+        return FanOut.of(IntStream.range(0, shards)
                 .mapToObj(shard -> projectsNewestFirst(workspaceId, shard, limit)).toList());
     }
 
@@ -161,7 +164,7 @@ public final class WorkspaceModel {
 
     /** The status listing over every shard of the status index, for a fan-out read. */
     static FanOut projectsByStatusShards(ProjectStatus status, int shards, int limit, List<String> workspaces) {
-        return FanOut.of(java.util.stream.IntStream.range(0, shards)
+        return FanOut.of(IntStream.range(0, shards)
                 .mapToObj(shard -> projectsByStatus(status, shard, limit, workspaces)).toList());
     }
 }

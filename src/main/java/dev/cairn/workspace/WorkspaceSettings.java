@@ -1,8 +1,8 @@
 package dev.cairn.workspace;
 
+import dev.cairn.platform.CairnConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
-import dev.cairn.platform.CairnConfig;
 
 /** Applies {@code cairn.workspace.status-shards} (the status index's shard count) before the first request. */
 @Startup

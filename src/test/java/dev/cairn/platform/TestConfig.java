@@ -39,6 +39,9 @@ final class TestConfig {
             public Jobs jobs() {
                 throw new UnsupportedOperationException("readiness tests build no job machinery");
             }
+            public Retries retries() {
+                throw new UnsupportedOperationException("readiness tests retry nothing");
+            }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {
                     public int port() { return 8765; }

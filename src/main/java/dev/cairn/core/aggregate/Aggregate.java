@@ -13,6 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,7 +61,7 @@ public final class Aggregate {
         this.idField = idField;
         this.root = root;
         this.context = List.copyOf(context);
-        this.summary = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(summary));
+        this.summary = Collections.unmodifiableMap(new LinkedHashMap<>(summary));
         this.listings = List.copyOf(listings);
         this.summaryCopies = summarySources(summary);
         for (Edge edge : root.edges) {

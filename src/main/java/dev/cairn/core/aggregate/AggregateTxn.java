@@ -8,9 +8,9 @@ import dev.cairn.core.item.ItemSize;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.lease.Lease;
 import dev.cairn.core.write.TransactionPlan;
-import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction.Kind;
+import dev.cairn.core.write.WriteAction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The protocol of an aggregate write that needs several transactions, with ONE commit point.
@@ -266,7 +267,7 @@ public final class AggregateTxn {
         rootAttributes().forEach(oldRoot::remove);
         bySk.put(rootSk, oldRoot);
         // Keep the partition's sort order (members deleted by the write come back at their place).
-        var ordered = new java.util.TreeMap<String, Map<String, AttributeValue>>(bySk);
+        var ordered = new TreeMap<String, Map<String, AttributeValue>>(bySk);
         return new Committed(List.copyOf(ordered.values()), inFlight, leftovers);
     }
 

@@ -8,9 +8,8 @@ import dev.cairn.core.aggregate.Aggregate.Items;
 import dev.cairn.core.aggregate.Aggregate.Member;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.TransactionPlan;
-import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
-import dev.cairn.core.write.WriteAction.Kind;
+import dev.cairn.core.write.WriteAction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;

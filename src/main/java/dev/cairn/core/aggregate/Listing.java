@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -106,7 +107,7 @@ public final class Listing {
 
     /** The index key attributes this listing puts on a root (none when the view holds no id at a keyed path). */
     Map<String, AttributeValue> keysOf(Map<String, Object> view, String id, Instant createdAt) {
-        var keys = new java.util.HashMap<String, AttributeValue>();
+        var keys = new HashMap<String, AttributeValue>();
         AttributeValue sort = AttributeValue.fromS(sortKey(createdAt, id));
         for (Entry entry : entries) {
             String partitionKey;

@@ -7,8 +7,8 @@ import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.Update;
 import dev.cairn.core.key.PrimaryKey;
-import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.core.write.WriteAction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;

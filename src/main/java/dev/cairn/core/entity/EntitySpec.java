@@ -2,8 +2,8 @@ package dev.cairn.core.entity;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
-import dev.cairn.core.TableSpec;
 import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.item.ItemCodec;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.PrimaryKey;
@@ -12,8 +12,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -61,8 +63,8 @@ public final class EntitySpec<T> {
     }
 
     /** The index key attribute names this type may write. */
-    public java.util.Set<String> indexKeyNames() {
-        var names = new java.util.HashSet<String>();
+    public Set<String> indexKeyNames() {
+        var names = new HashSet<String>();
         indexKeys.keySet().forEach(index -> {
             names.add(index.pkName());
             names.add(index.skName());

@@ -2,6 +2,7 @@ package dev.cairn.core.expr;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -59,7 +60,7 @@ public sealed interface Condition {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("IN needs at least one value");
         }
-        var parts = new java.util.ArrayList<Condition>();
+        var parts = new ArrayList<Condition>();
         for (int from = 0; from < values.size(); from += MAX_IN_OPERANDS) {
             parts.add(new In(name, List.copyOf(values.subList(from, Math.min(values.size(), from + MAX_IN_OPERANDS)))));
         }

@@ -2,7 +2,10 @@ package dev.cairn.core.expr;
 
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,7 +30,7 @@ public final class Placeholders {
     }
 
     /** A document path ({@code _refv.title.v}) with every segment a name placeholder. */
-    public String path(java.util.List<String> segments) {
+    public String path(List<String> segments) {
         return String.join(".", segments.stream().map(this::name).toList());
     }
 
@@ -54,9 +57,9 @@ public final class Placeholders {
      */
     public static String readable(String expression, Map<String, String> names, Map<String, String> values) {
         String text = expression;
-        for (Map<String, String> map : java.util.List.of(names, values)) {
-            var keys = new java.util.ArrayList<>(map.keySet());
-            keys.sort(java.util.Comparator.comparingInt(String::length).reversed());
+        for (Map<String, String> map : List.of(names, values)) {
+            var keys = new ArrayList<>(map.keySet());
+            keys.sort(Comparator.comparingInt(String::length).reversed());
             for (String key : keys) {
                 text = text.replace(key, map.get(key));
             }

@@ -3,6 +3,7 @@ package dev.cairn.core.item;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.Map;
+import java.util.Set;
 
 /** Converts a record to the attributes that hold its domain fields, and back. */
 public interface ItemCodec<T> {
@@ -12,5 +13,5 @@ public interface ItemCodec<T> {
     T decode(Map<String, AttributeValue> attributes);
 
     /** The attribute names this codec writes (used to reject clashes with system attributes). */
-    java.util.Set<String> fieldNames();
+    Set<String> fieldNames();
 }

@@ -9,7 +9,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +50,7 @@ public final class RecordCodec<T> implements ItemCodec<T> {
 
     @Override
     public Map<String, AttributeValue> encode(T value) {
-        var item = new java.util.LinkedHashMap<String, AttributeValue>(fields.size() * 2);
+        var item = new LinkedHashMap<String, AttributeValue>(fields.size() * 2);
         for (FieldSpec<T> field : fields) {
             AttributeValue encoded = field.encoder().apply(value);
             if (encoded != null) {

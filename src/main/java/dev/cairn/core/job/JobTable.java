@@ -1,7 +1,7 @@
 package dev.cairn.core.job;
 
-import dev.cairn.core.TableSpec;
 import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.expr.Update;
@@ -12,8 +12,8 @@ import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.lease.Lease;
 import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.QuerySpec;
-import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.core.write.WriteAction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;

@@ -4,6 +4,7 @@ import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 
 /**
  * Encodes any decimal number as a string whose byte order equals numeric order, so numbers in sort keys sort
@@ -65,7 +66,7 @@ public final class OrderedNumber {
             if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit)) {
                 throw new NumberFormatException(encoded);
             }
-            BigDecimal magnitude = new BigDecimal(new java.math.BigInteger(digits), digits.length() - 1 - exponent);
+            BigDecimal magnitude = new BigDecimal(new BigInteger(digits), digits.length() - 1 - exponent);
             return sign == '2' ? magnitude : magnitude.negate();
         } catch (RuntimeException e) {
             throw new CairnException(new CairnError.MalformedRequest("not an ordered number: '" + encoded + "'"));

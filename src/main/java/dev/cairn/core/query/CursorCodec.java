@@ -4,8 +4,7 @@ import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -13,10 +12,16 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Opaque pagination cursors: base64url of the LastEvaluatedKey (string key attributes), followed by an
@@ -62,8 +67,8 @@ public final class CursorCodec {
             if (raw.length <= TAG_BYTES) {
                 throw invalid();
             }
-            byte[] payload = java.util.Arrays.copyOf(raw, raw.length - TAG_BYTES);
-            byte[] tag = java.util.Arrays.copyOfRange(raw, raw.length - TAG_BYTES, raw.length);
+            byte[] payload = Arrays.copyOf(raw, raw.length - TAG_BYTES);
+            byte[] tag = Arrays.copyOfRange(raw, raw.length - TAG_BYTES, raw.length);
             if (!MessageDigest.isEqual(tag, tag(binding, payload))) {
                 throw invalid();
             }
@@ -84,7 +89,7 @@ public final class CursorCodec {
             mac.init(key);
             mac.update(binding.getBytes(StandardCharsets.UTF_8));
             mac.update((byte) 0);
-            return java.util.Arrays.copyOf(mac.doFinal(payload), TAG_BYTES);
+            return Arrays.copyOf(mac.doFinal(payload), TAG_BYTES);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -111,7 +116,7 @@ public final class CursorCodec {
 
     /** Fan-out cursors hold one key per shard, mostly the same prefixes: deflating keeps them short for a URL. */
     private static byte[] deflate(byte[] raw) {
-        var deflater = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_COMPRESSION, true);
+        var deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
         try {
             deflater.setInput(raw);
             deflater.finish();
@@ -127,7 +132,7 @@ public final class CursorCodec {
     }
 
     private static byte[] inflate(byte[] compressed) throws IOException {
-        var inflater = new java.util.zip.Inflater(true);
+        var inflater = new Inflater(true);
         try {
             inflater.setInput(compressed);
             var out = new ByteArrayOutputStream();
@@ -143,7 +148,7 @@ public final class CursorCodec {
                 }
             }
             return out.toByteArray();
-        } catch (java.util.zip.DataFormatException e) {
+        } catch (DataFormatException e) {
             throw new IOException(e);
         } finally {
             inflater.end();
@@ -151,7 +156,7 @@ public final class CursorCodec {
     }
 
     private static Map<String, AttributeValue> deserialize(byte[] payload) throws IOException {
-        var in = new DataInputStream(new java.io.ByteArrayInputStream(inflate(payload)));
+        var in = new DataInputStream(new ByteArrayInputStream(inflate(payload)));
         int count = in.readUnsignedByte();
         var key = new LinkedHashMap<String, AttributeValue>();
         for (int i = 0; i < count; i++) {

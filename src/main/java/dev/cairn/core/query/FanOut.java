@@ -1,6 +1,5 @@
 package dev.cairn.core.query;
 
-import dev.cairn.core.TableSpec;
 import dev.cairn.core.TableSpec.Index;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 

@@ -1,6 +1,7 @@
 package dev.cairn.core.query;
 
 import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.Placeholders;
 import dev.cairn.core.expr.SortCondition;
@@ -8,8 +9,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One Query: partition value, optional sort-key condition, direction, page size, consistency, filter and
@@ -66,9 +69,9 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
 
     /** The ExclusiveStartKey that continues after an item on this index: the table key, plus the index key on a GSI. */
     public static Map<String, AttributeValue> startKeyOf(Map<String, AttributeValue> item, Index index) {
-        var key = new java.util.LinkedHashMap<String, AttributeValue>();
-        key.put(dev.cairn.core.TableSpec.PK, item.get(dev.cairn.core.TableSpec.PK));
-        key.put(dev.cairn.core.TableSpec.SK, item.get(dev.cairn.core.TableSpec.SK));
+        var key = new LinkedHashMap<String, AttributeValue>();
+        key.put(TableSpec.PK, item.get(TableSpec.PK));
+        key.put(TableSpec.SK, item.get(TableSpec.SK));
         if (index != Index.TABLE) {
             key.put(index.pkName(), item.get(index.pkName()));
             key.put(index.skName(), item.get(index.skName()));
@@ -103,7 +106,7 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
     public String binding() {
         QueryRequest r = toRequest("-", null);
         return index + "|" + r.keyConditionExpression() + "|" + r.filterExpression() + "|" + descending + "|"
-                + r.expressionAttributeNames() + "|" + new java.util.TreeMap<>(r.expressionAttributeValues());
+                + r.expressionAttributeNames() + "|" + new TreeMap<>(r.expressionAttributeValues());
     }
 
     public static final class Builder {

@@ -4,8 +4,10 @@ import dev.cairn.core.expr.Placeholders;
 import dev.cairn.core.query.AccessPattern;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,7 +50,7 @@ public record ConsolePattern(String name, String route, String operation, String
     }
 
     private static Map<String, String> strings(Map<String, Object> names) {
-        var out = new java.util.LinkedHashMap<String, String>();
+        var out = new LinkedHashMap<String, String>();
         names.forEach((k, v) -> out.put(k, String.valueOf(v)));
         return out;
     }
@@ -56,7 +58,7 @@ public record ConsolePattern(String name, String route, String operation, String
     /** {@code {":v0": {"S": "CRS#math204"}}} → {@code {":v0": "CRS#math204"}}. */
     @SuppressWarnings("unchecked")
     private static Map<String, String> scalars(Map<String, Object> typed) {
-        var out = new java.util.TreeMap<String, String>();
+        var out = new TreeMap<String, String>();
         typed.forEach((k, v) -> out.put(k, v instanceof Map<?, ?> m && !m.isEmpty()
                 ? String.valueOf(((Map<String, Object>) m).values().iterator().next()) : String.valueOf(v)));
         return out;

@@ -2,8 +2,8 @@ package dev.cairn.platform.console;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
-import dev.cairn.core.TableSpec;
 import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.query.AccessPattern;
