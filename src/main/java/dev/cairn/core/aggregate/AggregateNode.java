@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * One item type of an aggregate graph: its discriminator ({@code entityType}), the sort-key label of its items,
@@ -65,6 +66,16 @@ public final class AggregateNode {
         return edges;
     }
 
+    /** This node and every node below it, each once per place in the graph. */
+    void forEachNode(Consumer<AggregateNode> action) {
+        action.accept(this);
+        edges.forEach(edge -> edge.node().forEachNode(action));
+    }
+
+    private boolean holdsSub() {
+        return edges.stream().anyMatch(edge -> edge.kind() == EdgeKind.SUB || edge.node().holdsSub());
+    }
+
     public static final class Builder {
         private final String entityType;
         private final String label;
@@ -103,6 +114,10 @@ public final class AggregateNode {
         public Builder many(String name, AggregateNode node) {
             if (node.keyField == null) {
                 throw new IllegalArgumentException("the elements of '" + name + "' need a key field");
+            }
+            if (node.holdsSub()) {
+                // A transaction group per list element would be named by its position, which moves on every reorder.
+                throw new IllegalArgumentException("the elements of '" + name + "' cannot hold a sub-aggregate");
             }
             edges.add(new Edge(name, EdgeKind.MANY, node, Map.of()));
             return this;

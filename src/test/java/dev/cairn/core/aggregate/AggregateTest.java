@@ -3,6 +3,7 @@ package dev.cairn.core.aggregate;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.aggregate.Aggregate.Items;
+import dev.cairn.core.aggregate.Aggregate.Member;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.item.RecordCodec;
@@ -234,6 +235,28 @@ class AggregateTest {
     }
 
     @Test
+    void aViewGoesBackToTheInputItCameFromAndNamesEveryCopyItHolds() {
+        var input = input("n", List.of(line("p1", 2), line("p2", 1)));
+        var view = ORDER.hydrate(input, resolved());
+        assertThat(ORDER.toInput(view)).isEqualTo(JsonAttributes.normalize(input)); // numbers come back as longs
+        assertThat(ORDER.copies(view, Map.of(Aggregate.refKey(CUSTOMER_REF, "c1"), 4L)))
+                .containsOnlyKeys(Aggregate.refKey(CUSTOMER_REF, "c1"), Aggregate.refKey(PRODUCT_REF, "p1"),
+                        Aggregate.refKey(PRODUCT_REF, "p2"), Aggregate.refKey(PRODUCT_REF, "p3"))
+                .hasEntrySatisfying(Aggregate.refKey(CUSTOMER_REF, "c1"), copy -> assertThat(copy.version()).isEqualTo(4));
+        var assembled = ORDER.assemble(List.copyOf(items(input, 3).bySk().values().stream().map(Member::item).toList()));
+        assertThat(assembled.view()).isEqualTo(view);
+        assertThat(assembled.version()).isEqualTo(3);
+    }
+
+    @Test
+    void aSubAggregateInsideAListIsRefusedAtDefinition() {
+        var parcelInList = AggregateNode.builder("Crate", "CRATE").field("n").keyedBy("n")
+                .sub("parcel", PARCEL, Map.of("parcel", "A")).build();
+        assertThatThrownBy(() -> AggregateNode.builder("Shipment", "SHIPMENT").many("crates", parcelInList))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot hold a sub-aggregate");
+    }
+
+    @Test
     void groupsArePackedWithoutSplitting() {
         var groups = List.of(
                 new AggregateWrites.GroupActions("a", actions("a", 60)),
@@ -247,8 +270,8 @@ class AggregateTest {
         var out = new ArrayList<WriteAction>();
         for (int i = 0; i < count; i++) {
             var key = PrimaryKey.of("P", prefix + i);
-            out.add(new WriteAction(WriteAction.Kind.PUT, key, Map.of("pk", AttributeValue.fromS("P"),
-                    "sk", AttributeValue.fromS(prefix + i)), null, WriteAction.Expectation.NONE, null, "t"));
+            out.add(WriteAction.putItem(key, Map.of("pk", AttributeValue.fromS("P"),
+                    "sk", AttributeValue.fromS(prefix + i)), WriteAction.Expectation.NONE, "t"));
         }
         return out;
     }

@@ -1,0 +1,137 @@
+package dev.cairn.core.aggregate;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.aggregate.Aggregate.Assembled;
+import dev.cairn.core.aggregate.AggregateNode.Edge;
+import dev.cairn.core.aggregate.AggregateNode.EdgeKind;
+import dev.cairn.core.key.KeyCodec;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Items back into the view: each place of the graph takes the item at its sort key (list elements are the items
+ * under their list's prefix, in stored order). A missing, mistyped or unexpected item fails the whole assembly
+ * with AggregateAssemblyError: a partition either forms the aggregate or it is reported.
+ */
+final class Assembler {
+
+    private final String name;
+    private final AggregateNode root;
+    private final String idField;
+
+    Assembler(String name, AggregateNode root, String idField) {
+        this.name = name;
+        this.root = root;
+        this.idField = idField;
+    }
+
+    Assembled assemble(List<Map<String, AttributeValue>> items) {
+        var bySk = new LinkedHashMap<String, Map<String, AttributeValue>>();
+        items.forEach(item -> bySk.put(item.get(TableSpec.SK).s(), item));
+        Map<String, AttributeValue> rootItem = bySk.get(root.label);
+        if (rootItem == null) {
+            throw broken("the root item " + root.label + " is missing");
+        }
+        var refVersions = new HashMap<String, Long>();
+        Object view = node(Place.root(root), bySk, refVersions);
+        if (!bySk.isEmpty()) {
+            throw broken("unexpected items " + bySk.keySet());
+        }
+        try {
+            return new Assembled(Values.asMap(view), Long.parseLong(rootItem.get(TableSpec.VERSION).n()),
+                    Instant.parse(rootItem.get(TableSpec.CREATED_AT).s()), Instant.parse(rootItem.get(TableSpec.UPDATED_AT).s()),
+                    refVersions, rootItem);
+        } catch (RuntimeException e) {
+            throw broken("the root item lacks its version or timestamps");
+        }
+    }
+
+    /** The value at a place: a copy node's embedded copy, or a map of fields, inline copies and children. */
+    private Object node(Place place, Map<String, Map<String, AttributeValue>> bySk, Map<String, Long> refVersions) {
+        AggregateNode node = place.node();
+        String sk = place.sk();
+        Map<String, AttributeValue> item = bySk.remove(sk);
+        if (item == null) {
+            throw broken("the item " + sk + " (" + node.entityType + ") is missing");
+        }
+        AttributeValue type = item.get(TableSpec.TYPE);
+        if (type == null || !node.entityType.equals(type.s())) {
+            throw broken("the item " + sk + " is not a " + node.entityType);
+        }
+        Map<String, AttributeValue> versions = item.containsKey(CopyVersions.ATTRIBUTE)
+                ? item.get(CopyVersions.ATTRIBUTE).m() : Map.of();
+        if (node.self != null) {
+            if (!item.containsKey(Aggregate.REF)) {
+                throw broken("the item " + sk + " has no embedded copy");
+            }
+            Map<String, Object> copy = JsonAttributes.fromMap(item.get(Aggregate.REF).m());
+            rememberVersion(refVersions, node.self, copy, CopyVersions.version(versions, Aggregate.REF));
+            return copy;
+        }
+        var view = new LinkedHashMap<String, Object>();
+        if (place.isRoot()) {
+            view.put(idField, item.get(idField) == null ? null : item.get(idField).s());
+        }
+        for (String field : node.fields) {
+            AttributeValue value = item.get(field);
+            view.put(field, value == null ? null : JsonAttributes.fromAttribute(value));
+        }
+        node.refs.forEach((field, ref) -> {
+            AttributeValue value = item.get(field);
+            if (value == null || value.m() == null) {
+                throw broken("the item " + sk + " has no embedded " + field);
+            }
+            Map<String, Object> copy = JsonAttributes.fromMap(value.m());
+            rememberVersion(refVersions, ref, copy, CopyVersions.version(versions, field));
+            view.put(field, copy);
+        });
+        for (Edge edge : node.edges) {
+            view.put(edge.field(), edge.kind() == EdgeKind.MANY
+                    ? elements(place, edge, bySk, refVersions) : node(place.child(edge), bySk, refVersions));
+        }
+        return view;
+    }
+
+    /** The elements of a list: the items right under its prefix, in their stored positions. */
+    private List<Object> elements(Place place, Edge edge, Map<String, Map<String, AttributeValue>> bySk,
+                                  Map<String, Long> refVersions) {
+        String prefix = place.elementsPrefix(edge);
+        var elementSks = bySk.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix) && e.getKey().indexOf(KeyCodec.DELIMITER, prefix.length()) < 0)
+                .map(e -> Map.entry(e.getKey(), position(e.getValue()))) // parsed once, not per comparison
+                .sorted(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey)
+                .toList();
+        var elements = new ArrayList<Object>(elementSks.size());
+        for (int i = 0; i < elementSks.size(); i++) {
+            String key = KeyCodec.unescape(elementSks.get(i).substring(prefix.length()));
+            elements.add(node(place.element(edge, i, key), bySk, refVersions));
+        }
+        return elements;
+    }
+
+    private static long position(Map<String, AttributeValue> item) {
+        AttributeValue pos = item.get(Aggregate.POS);
+        return pos == null ? Long.MAX_VALUE : Long.parseLong(pos.n());
+    }
+
+    private static void rememberVersion(Map<String, Long> refVersions, RefSpec<?> ref, Map<String, Object> copy,
+                                        Long version) {
+        if (version != null) {
+            refVersions.put(Aggregate.refKey(ref, Values.idOf(copy)), version);
+        }
+    }
+
+    private CairnException broken(String reason) {
+        return new CairnException(new CairnError.AggregateAssemblyError(
+                "the stored " + name + " cannot be assembled: " + reason + "; a DELETE removes what is stored", name, reason));
+    }
+}
