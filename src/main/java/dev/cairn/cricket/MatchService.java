@@ -22,6 +22,7 @@ import dev.cairn.store.AggregateStore;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -45,15 +46,9 @@ public class MatchService {
     public record Versioned(Map<String, Object> match, long version) {
     }
 
-    private final AggregateStore aggregates;
-    private final EntityStore store;
-    private final ObjectMapper json;
-
-    public MatchService(AggregateStore aggregates, EntityStore store, ObjectMapper json) {
-        this.aggregates = aggregates;
-        this.store = store;
-        this.json = json;
-    }
+    @Inject AggregateStore aggregates;
+    @Inject EntityStore store;
+    @Inject ObjectMapper json;
 
     public Uni<Versioned> find(String id) {
         return aggregates.read(MATCH, id)

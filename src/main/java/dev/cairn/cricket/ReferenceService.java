@@ -12,6 +12,7 @@ import dev.cairn.service.EntityService;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.LinkedHashMap;
@@ -21,15 +22,9 @@ import java.util.Map;
 @ApplicationScoped
 public class ReferenceService {
 
-    private final EntityStore store;
-    private final EntityService entities;
-    private final CascadeService cascades;
-
-    public ReferenceService(EntityStore store, EntityService entities, CascadeService cascades) {
-        this.store = store;
-        this.entities = entities;
-        this.cascades = cascades;
-    }
+    @Inject EntityStore store;
+    @Inject EntityService entities;
+    @Inject CascadeService cascades;
 
     /** A conditional put: an existing id is a 409, never an overwrite. */
     <T> Uni<Stored<T>> create(RefKind<T> kind, T value) {

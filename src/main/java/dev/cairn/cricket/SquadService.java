@@ -16,6 +16,7 @@ import dev.cairn.store.AggregateStore;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.List;
@@ -30,20 +31,11 @@ import static dev.cairn.cricket.CricketModel.TEAM_REF;
 @ApplicationScoped
 public class SquadService {
 
-    private final EntityStore store;
-    private final AggregateStore refs;
-    private final EntityService entities;
-    private final MergePatcher patcher;
-    private final ObjectMapper json;
-
-    public SquadService(EntityStore store, AggregateStore refs, EntityService entities, MergePatcher patcher,
-                        ObjectMapper json) {
-        this.store = store;
-        this.refs = refs;
-        this.entities = entities;
-        this.patcher = patcher;
-        this.json = json;
-    }
+    @Inject EntityStore store;
+    @Inject AggregateStore refs;
+    @Inject EntityService entities;
+    @Inject MergePatcher patcher;
+    @Inject ObjectMapper json;
 
     /** ONE BatchGetItem for the team and the player, then ONE conditional put (an existing number is a 409). */
     Uni<Stored<SquadSelection>> create(String squadId, SquadSelection.Input input) {

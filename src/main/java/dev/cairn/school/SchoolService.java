@@ -16,6 +16,7 @@ import dev.cairn.service.EntityService;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.LocalDate;
@@ -32,15 +33,9 @@ import static dev.cairn.school.SchoolModel.STUDENT;
 @ApplicationScoped
 public class SchoolService {
 
-    private final EntityStore store;
-    private final EntityService entities;
-    private final CascadeService cascades;
-
-    public SchoolService(EntityStore store, EntityService entities, CascadeService cascades) {
-        this.store = store;
-        this.entities = entities;
-        this.cascades = cascades;
-    }
+    @Inject EntityStore store;
+    @Inject EntityService entities;
+    @Inject CascadeService cascades;
 
     Uni<Stored<Student>> create(Student student) {
         return store.create(STUDENT, student);

@@ -19,6 +19,7 @@ import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -63,22 +64,12 @@ public class CascadeService {
     public record Patched<T>(Stored<T> stored, Map<String, Object> body, String runningJob) {
     }
 
-    private final EntityStore store;
-    private final EntityService entities;
-    private final CascadeStore cascades;
-    private final CascadeJobs jobs;
-    private final JobStore jobStore;
-    private final CairnConfig config;
-
-    public CascadeService(EntityStore store, EntityService entities, CascadeStore cascades, CascadeJobs jobs,
-                          JobStore jobStore, CairnConfig config) {
-        this.store = store;
-        this.entities = entities;
-        this.cascades = cascades;
-        this.jobs = jobs;
-        this.jobStore = jobStore;
-        this.config = config;
-    }
+    @Inject EntityStore store;
+    @Inject EntityService entities;
+    @Inject CascadeStore cascades;
+    @Inject CascadeJobs jobs;
+    @Inject JobStore jobStore;
+    @Inject CairnConfig config;
 
     /**
      * Applies a merge patch to the source through the one read-patch-write cycle ({@link EntityService}: If-Match

@@ -14,6 +14,7 @@ import dev.cairn.platform.MergePatcher;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.util.List;
 import java.util.Set;
@@ -31,15 +32,9 @@ import java.util.function.Predicate;
 @ApplicationScoped
 public class EntityService {
 
-    private final EntityStore store;
-    private final MergePatcher patcher;
-    private final CairnConfig config;
-
-    public EntityService(EntityStore store, MergePatcher patcher, CairnConfig config) {
-        this.store = store;
-        this.patcher = patcher;
-        this.config = config;
-    }
+    @Inject EntityStore store;
+    @Inject MergePatcher patcher;
+    @Inject CairnConfig config;
 
     /** The write of a patched value: must be conditioned on {@code current.version()}. */
     @FunctionalInterface

@@ -11,6 +11,7 @@ import dev.cairn.social.PostView.CommentView;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.util.List;
 import java.util.Set;
@@ -23,15 +24,9 @@ import static dev.cairn.social.SocialModel.USER_SPEC;
 @ApplicationScoped
 public class SocialService {
 
-    private final EntityStore store;
-    private final EntityService entities;
-    private final TimeOrderedIds ids;
-
-    public SocialService(EntityStore store, EntityService entities, TimeOrderedIds ids) {
-        this.store = store;
-        this.entities = entities;
-        this.ids = ids;
-    }
+    @Inject EntityStore store;
+    @Inject EntityService entities;
+    @Inject TimeOrderedIds ids;
 
     /** A post and the first page of its comments. */
     record PostWithComments(Stored<Post> post, Page<CommentView> comments) {

@@ -10,6 +10,7 @@ import dev.cairn.service.EntityService;
 import dev.cairn.store.EntityStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
@@ -24,17 +25,10 @@ import static dev.cairn.workspace.WorkspaceModel.WORKSPACE;
 @ApplicationScoped
 public class WorkspaceService {
 
-    private final EntityStore store;
-    private final EntityService entities;
-    private final TimeOrderedIds ids;
-    private final WorkspaceShards shards;
-
-    public WorkspaceService(EntityStore store, EntityService entities, TimeOrderedIds ids, WorkspaceShards shards) {
-        this.store = store;
-        this.entities = entities;
-        this.ids = ids;
-        this.shards = shards;
-    }
+    @Inject EntityStore store;
+    @Inject EntityService entities;
+    @Inject TimeOrderedIds ids;
+    @Inject WorkspaceShards shards;
 
     /** A workspace and the first page of its projects, newest first. */
     record WorkspaceWithProjects(Stored<Workspace> workspace, Page<ProjectView> projects) {
