@@ -150,6 +150,33 @@ class CascadeResourceTest {
     }
 
     @Test
+    void bothCascadeModesShareTheReadPatchWriteCycleEtagIfMatchAndNoChangeNoWrite() {
+        var f = CricketFixtures.create(1);
+        String player = f.players.get(0);
+        String squad = "cycle-" + f.suffix;
+        select(squad, 1, f.team1, player);
+        String first = given().get("/players/{id}", player).then().statusCode(200).extract().header("ETag");
+        String firstName = given().get("/players/{id}", player).then().extract().path("firstName");
+        for (String mode : List.of("transactional", "eventual")) {
+            // The same value again: nothing written (1 read), the version and the copies stay.
+            given().contentType("application/merge-patch+json").queryParam("cascade", mode)
+                    .body("{\"firstName\":\"" + firstName + "\"}").patch("/players/{id}", player).then().statusCode(200)
+                    .header("ETag", first).header("X-DynamoDB-Calls", "1")
+                    .body("mode", equalTo(mode)).body("updated", equalTo(0)).body("entity.firstName", equalTo(firstName));
+        }
+        // A stale If-Match is a 412 in either mode, with nothing written.
+        given().contentType("application/merge-patch+json").queryParam("cascade", "transactional").header("If-Match", "\"99\"")
+                .body("{\"firstName\":\"Stale\"}").patch("/players/{id}", player).then().statusCode(412)
+                .contentType("application/problem+json").body("code", equalTo("VersionConflict"));
+        String next = given().contentType("application/merge-patch+json").queryParam("cascade", "transactional")
+                .header("If-Match", first).body("{\"firstName\":\"Cycled\"}").patch("/players/{id}", player).then()
+                .statusCode(200).body("updated", equalTo(1)).extract().header("ETag");
+        assertThat(next).isNotEqualTo(first);
+        given().get("/players/{id}", player).then().header("ETag", next).body("firstName", equalTo("Cycled"));
+        given().get("/squads/{s}/selections/{n}", squad, 1).then().body("player.firstName", equalTo("Cycled"));
+    }
+
+    @Test
     void aCopyThatMustWaitTurnsThePatchInto202AndTheJobFinishesItWithoutAnotherRequest() throws Exception {
         var f = CricketFixtures.create(2);
         String player = f.players.get(0);

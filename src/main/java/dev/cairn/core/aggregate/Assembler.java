@@ -21,17 +21,7 @@ import java.util.Map;
  * under their list's prefix, in stored order). A missing, mistyped or unexpected item fails the whole assembly
  * with AggregateAssemblyError: a partition either forms the aggregate or it is reported.
  */
-final class Assembler {
-
-    private final String name;
-    private final AggregateNode root;
-    private final String idField;
-
-    Assembler(String name, AggregateNode root, String idField) {
-        this.name = name;
-        this.root = root;
-        this.idField = idField;
-    }
+record Assembler(String name, AggregateNode root, String idField) {
 
     Assembled assemble(List<Map<String, AttributeValue>> items) {
         var bySk = new LinkedHashMap<String, Map<String, AttributeValue>>();

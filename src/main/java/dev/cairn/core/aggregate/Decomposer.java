@@ -19,19 +19,7 @@ import java.util.TreeMap;
  * The root carries the bookkeeping (id, version, timestamps), the lists' keys and summary, and the fences;
  * members carry the root's context, their discriminators and their list position.
  */
-final class Decomposer {
-
-    private final Aggregate aggregate;
-    private final AggregateNode root;
-    private final List<String> context;
-    private final Values values;
-
-    Decomposer(Aggregate aggregate, AggregateNode root, List<String> context, Values values) {
-        this.aggregate = aggregate;
-        this.root = root;
-        this.context = context;
-        this.values = values;
-    }
+record Decomposer(Aggregate aggregate, AggregateNode root, List<String> context, Values values) {
 
     Items decompose(Map<String, Object> view, Map<String, Long> refVersions, long version, Instant createdAt,
                     Instant updatedAt) {

@@ -15,17 +15,7 @@ import java.util.Map;
  * Between an input (refs by id, {@code <field>Id}) and a view (refs as embedded copies): which refs an input
  * needs, the view an input makes once they are resolved, and back from a view to its copies and its input.
  */
-final class Hydration {
-
-    private final AggregateNode root;
-    private final String idField;
-    private final Values values;
-
-    Hydration(AggregateNode root, String idField, Values values) {
-        this.root = root;
-        this.idField = idField;
-        this.values = values;
-    }
+record Hydration(AggregateNode root, String idField, Values values) {
 
     /** Every ref of an input, in input order. */
     List<RefUse> refs(Map<String, Object> input) {
