@@ -31,7 +31,7 @@ record Assembler(String name, AggregateNode root, String idField) {
             throw broken("the root item " + root.label + " is missing");
         }
         var refVersions = new HashMap<String, Long>();
-        Object view = node(Place.root(root), bySk, refVersions);
+        Object view = node(Place.root(root), root.label, bySk, refVersions);
         if (!bySk.isEmpty()) {
             throw broken("unexpected items " + bySk.keySet());
         }
@@ -45,9 +45,9 @@ record Assembler(String name, AggregateNode root, String idField) {
     }
 
     /** The value at a place: a copy node's embedded copy, or a map of fields, inline copies and children. */
-    private Object node(Place place, Map<String, Map<String, AttributeValue>> bySk, Map<String, Long> refVersions) {
+    private Object node(Place place, String sk, Map<String, Map<String, AttributeValue>> bySk,
+                        Map<String, Long> refVersions) {
         AggregateNode node = place.node();
-        String sk = place.sk();
         Map<String, AttributeValue> item = bySk.remove(sk);
         if (item == null) {
             throw broken("the item " + sk + " (" + node.entityType + ") is missing");
@@ -85,7 +85,7 @@ record Assembler(String name, AggregateNode root, String idField) {
         });
         for (Edge edge : node.edges) {
             view.put(edge.field(), edge.kind() == EdgeKind.MANY
-                    ? elements(place, edge, bySk, refVersions) : node(place.child(edge), bySk, refVersions));
+                    ? elements(place, edge, bySk, refVersions) : child(place.child(edge), bySk, refVersions));
         }
         return view;
     }
@@ -103,9 +103,14 @@ record Assembler(String name, AggregateNode root, String idField) {
         var elements = new ArrayList<Object>(elementSks.size());
         for (int i = 0; i < elementSks.size(); i++) {
             String key = KeyCodec.unescape(elementSks.get(i).substring(prefix.length()));
-            elements.add(node(place.element(edge, i, key), bySk, refVersions));
+            // The element's sort key is the one read: no need to build it again from the place.
+            elements.add(node(place.element(edge, i, key), elementSks.get(i), bySk, refVersions));
         }
         return elements;
+    }
+
+    private Object child(Place place, Map<String, Map<String, AttributeValue>> bySk, Map<String, Long> refVersions) {
+        return node(place, place.sk(), bySk, refVersions);
     }
 
     private static long position(Map<String, AttributeValue> item) {

@@ -35,9 +35,10 @@ record Decomposer(Aggregate aggregate, AggregateNode root, List<String> context,
         bookkeeping.putAll(aggregate.summaries().listed(view, id, createdAt));
         var items = new LinkedHashMap<String, Member>();
         Walk.<Void>fold(values, Over.ITEMS, root, view, (place, value) -> {
+            String sk = place.sk();
             var item = new HashMap<String, AttributeValue>(place.isRoot() ? bookkeeping : Map.of());
-            fill(item, place, value, pk, ctx, refVersions);
-            items.put(place.sk(), new Member(place.group(), place.sk(), item));
+            fill(item, place, sk, value, pk, ctx, refVersions);
+            items.put(sk, new Member(place.group(), sk, item));
             return null;
         });
         // Where a reader may cut the partition into ranges read in parallel (the root is rewritten by every write).
@@ -49,10 +50,9 @@ record Decomposer(Aggregate aggregate, AggregateNode root, List<String> context,
         return new Items(pk, items);
     }
 
-    private void fill(Map<String, AttributeValue> item, Place place, Map<String, Object> value, String pk,
+    private void fill(Map<String, AttributeValue> item, Place place, String sk, Map<String, Object> value, String pk,
                       Map<String, Object> ctx, Map<String, Long> refVersions) {
         AggregateNode node = place.node();
-        String sk = place.sk();
         item.put(TableSpec.PK, AttributeValue.fromS(pk));
         item.put(TableSpec.SK, AttributeValue.fromS(sk));
         item.put(TableSpec.TYPE, AttributeValue.fromS(node.entityType));

@@ -17,15 +17,20 @@ import java.util.Map;
  *
  * @param segments null for a list element walked without its key (inputs: only decomposition needs keys)
  */
-record Place(AggregateNode node, Edge edge, String parentPath, String path, List<String> segments, String group,
-             Map<String, Object> disc, Integer position) {
+record Place(AggregateNode node, Edge edge, String parentPath, Integer position, List<String> segments, String group,
+             Map<String, Object> disc) {
 
     static Place root(AggregateNode root) {
-        return new Place(root, null, "", "", List.of(), Aggregate.ROOT_GROUP, Map.of(), null);
+        return new Place(root, null, "", null, List.of(), Aggregate.ROOT_GROUP, Map.of());
     }
 
     boolean isRoot() {
         return edge == null;
+    }
+
+    /** The path in the value, made when asked (assembly never asks): {@code team1.players[3]}. */
+    String path() {
+        return isRoot() ? "" : join(parentPath, edge.field()) + (position == null ? "" : "[" + position + "]");
     }
 
     /** The sort key: the root's label; a member's segments, escaped and joined. */
@@ -35,16 +40,16 @@ record Place(AggregateNode node, Edge edge, String parentPath, String path, List
 
     /** The place behind a ONE or SUB edge. A SUB edge adds its discriminator and, below the root group, starts a group. */
     Place child(Edge to) {
-        String childPath = join(path, to.field());
+        String path = path();
         var childSegments = append(segments, to.node().label);
         if (to.kind() != EdgeKind.SUB) {
-            return new Place(to.node(), to, path, childPath, childSegments, group, disc, null);
+            return new Place(to.node(), to, path, null, childSegments, group, disc);
         }
         to.discriminator().values().forEach(d -> childSegments.add(String.valueOf(d)));
         var childDisc = new LinkedHashMap<>(disc);
         childDisc.putAll(to.discriminator());
-        String childGroup = group.equals(Aggregate.ROOT_GROUP) ? childPath : group;
-        return new Place(to.node(), to, path, childPath, childSegments, childGroup, childDisc, null);
+        String childGroup = group.equals(Aggregate.ROOT_GROUP) ? join(path, to.field()) : group;
+        return new Place(to.node(), to, path, null, childSegments, childGroup, childDisc);
     }
 
     /**
@@ -52,9 +57,8 @@ record Place(AggregateNode node, Edge edge, String parentPath, String path, List
      * {@code key} (null when the walk needs no sort keys).
      */
     Place element(Edge of, Integer index, String key) {
-        String elementPath = join(path, of.field()) + (index == null ? "" : "[" + index + "]");
         List<String> elementSegments = key == null ? null : append(append(segments, of.node().label), key);
-        return new Place(of.node(), of, path, elementPath, elementSegments, group, disc, index);
+        return new Place(of.node(), of, path(), index, elementSegments, group, disc);
     }
 
     /** The sort-key prefix every element of a MANY edge starts with. */

@@ -49,8 +49,9 @@ final class Walk {
         if (place.node().self != null) {
             return result;
         }
+        String path = place.path();
         for (Edge edge : place.node().edges) {
-            String at = Place.join(place.path(), edge.field());
+            String at = Place.join(path, edge.field());
             Object child = value.get(edge.field());
             if (edge.node().self != null) {
                 Place copy = place.child(edge);
