@@ -15,7 +15,6 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestQuery;
 
-
 /** Projects across workspaces by status: a fan-out over the shards of gsi1 (eventually consistent), never a Scan. */
 @Tag(name = "Workspaces", description = "Workspaces and their projects, write-sharded for hot partitions")
 @Path("/projects")
