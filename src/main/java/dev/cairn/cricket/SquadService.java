@@ -61,10 +61,11 @@ public class SquadService {
     /**
      * A merge patch of the input shape, written conditioned on the version read; a changed {@code teamId} or
      * {@code playerId} is hydrated again, unchanged refs are not read. No change: no write, the version stays.
+     * Without If-Match, a concurrent change makes the cycle run again, as for every PATCH.
      */
     Uni<Stored<SquadSelection>> patch(String squadId, int number, String patch, Long ifMatch) {
         PrimaryKey key = CricketModel.selectionKey(squadId, number);
-        return store.getItem(key, true)
+        return entities.againOnConflict(store.getItem(key, true)
                 .onItem().ifNull().failWith(() -> EntityService.notFound(selection(squadId, number)))
                 .chain(item -> {
                     Stored<SquadSelection> current = SELECTION_SPEC.fromItem(item);
@@ -75,7 +76,7 @@ public class SquadService {
                             .chain(hydrated -> hydrated.selection().equals(current.value())
                                     ? Uni.createFrom().item(current)
                                     : store.put(SELECTION_SPEC, hydrated.selection(), current.version(), hydrated.copyVersions()));
-                });
+                }), ifMatch);
     }
 
     Uni<Void> delete(String squadId, int number, Long ifMatch) {

@@ -80,10 +80,18 @@ public class EntityService {
             }
             return write.apply(current, patched);
         });
+        return againOnConflict(attempt, ifMatch);
+    }
+
+    /**
+     * A read-patch-write {@code cycle} run again (from its read) when another write slipped in between, unless the
+     * caller stated the version it patches (If-Match: then the conflict is its answer).
+     */
+    public <T> Uni<T> againOnConflict(Uni<T> cycle, Long ifMatch) {
         if (ifMatch != null) {
-            return attempt;
+            return cycle;
         }
-        return attempt.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry()
+        return cycle.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry()
                 .atMost(config.retries().patchAttempts() - 1);
     }
 

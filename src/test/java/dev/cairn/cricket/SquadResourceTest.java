@@ -4,9 +4,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
@@ -91,5 +94,24 @@ class SquadResourceTest {
         given().delete("/squads/{s}/selections/{n}", squad, 7).then().statusCode(204);
         given().get("/squads/{s}/selections/{n}", squad, 7).then().statusCode(404);
         given().get("/squads/{s}/selections/{n}", squad, "seven").then().statusCode(400);
+    }
+
+    @Test
+    void twoConcurrentPatchesWithoutIfMatchAreBothKept() {
+        var f = CricketFixtures.create(1);
+        String squad = "squad-" + UUID.randomUUID();
+        for (int number = 1; number <= 6; number++) {
+            given().contentType(ContentType.JSON).body(selection(number, f.team1, f.players.get(0), false))
+                    .post("/squads/{s}/selections", squad).then().statusCode(201);
+            int n = number;
+            // Both read version 1; the one that writes second meets a version conflict and runs its cycle again.
+            var captain = CompletableFuture.supplyAsync(() -> given().contentType("application/merge-patch+json")
+                    .body("{\"isCaptain\":true}").patch("/squads/{s}/selections/{n}", squad, n).statusCode());
+            var role = CompletableFuture.supplyAsync(() -> given().contentType("application/merge-patch+json")
+                    .body("{\"squadRole\":\"batter\"}").patch("/squads/{s}/selections/{n}", squad, n).statusCode());
+            assertThat(List.of(captain.join(), role.join())).as("selection " + n).containsOnly(200);
+            given().get("/squads/{s}/selections/{n}", squad, n).then().statusCode(200).header("ETag", "\"3\"")
+                    .body("isCaptain", equalTo(true)).body("squadRole", equalTo("batter"));
+        }
     }
 }
