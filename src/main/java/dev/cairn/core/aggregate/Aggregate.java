@@ -45,7 +45,6 @@ public final class Aggregate {
     private final AggregateNode root;
     private final List<String> context;
     private final List<String> viewAttributes;
-    private final Map<String, String> summary;
     private final List<Listing> listings;
     private final Summaries summaries;
     private final Hydration hydration;
@@ -59,10 +58,10 @@ public final class Aggregate {
         this.idField = idField;
         this.root = root;
         this.context = List.copyOf(context);
-        this.summary = Collections.unmodifiableMap(new LinkedHashMap<>(summary));
         this.listings = List.copyOf(listings);
         var values = new Values(name);
-        this.summaries = new Summaries(name, root, idField, this.summary, this.listings);
+        this.summaries = new Summaries(name, root, idField, Collections.unmodifiableMap(new LinkedHashMap<>(summary)),
+                this.listings);
         this.hydration = new Hydration(root, idField, values);
         this.decomposer = new Decomposer(this, root, this.context, values);
         this.assembler = new Assembler(name, root, idField);

@@ -58,7 +58,7 @@ final class Walk {
                 step.attach(result, edge, step.visit(copy, over == Over.INPUT ? value : values.map(child, at)));
             } else if (edge.kind() == EdgeKind.MANY) {
                 List<Map<String, Object>> elements = values.list(child, at);
-                Set<String> seen = new HashSet<>();
+                Set<String> seen = over == Over.ITEMS ? new HashSet<>() : null; // keys are only needed for items
                 var results = new ArrayList<Object>(elements.size());
                 for (int i = 0; i < elements.size(); i++) {
                     String key = over == Over.ITEMS ? values.elementKey(edge.node(), elements.get(i), at + "[" + i + "]", seen) : null;
