@@ -58,8 +58,9 @@ final class AppProcess implements AutoCloseable {
                 "-Dquarkus.shutdown.delay-enabled=false",
                 "-jar", jar.toString()));
         command.addAll(1, properties);
-        if (Boolean.getBoolean("bench.jfr")) {
-            // Profile the app: jfr print --events jdk.ExecutionSample target/bench/app.jfr
+        if (Boolean.getBoolean("bench.jfr") && name.equals("app")) {
+            // Profile the app that serves the load (never the startup variants: a recording slows a start down):
+            // jfr print --events jdk.ExecutionSample target/bench/app.jfr
             command.add(1, "-XX:StartFlightRecording=filename=target/bench/app.jfr,settings=profile");
         }
         long started = System.nanoTime();

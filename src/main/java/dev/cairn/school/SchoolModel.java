@@ -8,13 +8,13 @@ import dev.cairn.core.cascade.CopyRule;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.item.RecordCodec;
+import dev.cairn.core.item.Timestamps;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 
@@ -49,7 +49,7 @@ public final class SchoolModel {
                     .string("grade", Enrollment::grade)
                     .string("studentName", Enrollment::studentName).string("courseTitle", Enrollment::courseTitle)
                     .build(f -> new Enrollment(f.string("studentId"), f.string("courseId"),
-                            f.string("enrolledOn") == null ? null : LocalDate.parse(f.string("enrolledOn")),
+                            f.string("enrolledOn") == null ? null : Timestamps.date(f.string("enrolledOn")),
                             f.string("grade"), f.string("studentName"), f.string("courseTitle"))))
             .key(e -> enrollmentKey(e.studentId(), e.courseId()))
             .index(Index.GSI1, e -> IndexKey.of(CRS.render(e.courseId()), STU.render(e.studentId())))

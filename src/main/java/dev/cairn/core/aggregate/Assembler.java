@@ -6,10 +6,10 @@ import dev.cairn.core.TableSpec;
 import dev.cairn.core.aggregate.Aggregate.Assembled;
 import dev.cairn.core.aggregate.AggregateNode.Edge;
 import dev.cairn.core.aggregate.AggregateNode.EdgeKind;
+import dev.cairn.core.item.Timestamps;
 import dev.cairn.core.key.KeyCodec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,7 +37,7 @@ record Assembler(String name, AggregateNode root, String idField) {
         }
         try {
             return new Assembled(Values.asMap(view), Long.parseLong(rootItem.get(TableSpec.VERSION).n()),
-                    Instant.parse(rootItem.get(TableSpec.CREATED_AT).s()), Instant.parse(rootItem.get(TableSpec.UPDATED_AT).s()),
+                    Timestamps.instant(rootItem.get(TableSpec.CREATED_AT).s()), Timestamps.instant(rootItem.get(TableSpec.UPDATED_AT).s()),
                     refVersions, rootItem);
         } catch (RuntimeException e) {
             throw broken("the root item lacks its version or timestamps");

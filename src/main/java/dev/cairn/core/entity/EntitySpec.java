@@ -5,6 +5,7 @@ import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.TableSpec;
 import dev.cairn.core.item.ItemCodec;
+import dev.cairn.core.item.Timestamps;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.PrimaryKey;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -102,7 +103,7 @@ public final class EntitySpec<T> {
         }
         try {
             return new Stored<>(codec.decode(item), PrimaryKey.from(item), versionOf(item),
-                    Instant.parse(item.get(TableSpec.CREATED_AT).s()), Instant.parse(item.get(TableSpec.UPDATED_AT).s()));
+                    Timestamps.instant(item.get(TableSpec.CREATED_AT).s()), Timestamps.instant(item.get(TableSpec.UPDATED_AT).s()));
         } catch (CairnException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -162,7 +162,7 @@ public final class RecordCodec<T> implements ItemCodec<T> {
 
         public Instant instant(String name) {
             String s = string(name);
-            return s == null ? null : Instant.parse(s);
+            return s == null ? null : Timestamps.instant(s);
         }
 
         public List<String> strings(String name) {

@@ -5,6 +5,7 @@ import dev.cairn.core.TableSpec;
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.expr.Update;
+import dev.cairn.core.item.Timestamps;
 import dev.cairn.core.job.Job.Progress;
 import dev.cairn.core.job.Job.State;
 import dev.cairn.core.key.KeyCodec;
@@ -213,7 +214,7 @@ public final class JobTable {
 
     private static Instant instant(Map<String, AttributeValue> item, String name) {
         AttributeValue value = item.get(name);
-        return value == null || value.s() == null ? null : Instant.parse(value.s());
+        return value == null || value.s() == null ? null : Timestamps.instant(value.s());
     }
 
     private static AttributeValue number(int value) {

@@ -2,6 +2,7 @@ package dev.cairn.core.lease;
 
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.Update;
+import dev.cairn.core.item.Timestamps;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction;
@@ -43,7 +44,7 @@ public record Lease(String owner, Instant until) {
             return Instant.ofEpochMilli(Long.parseLong(value.n()));
         }
         // Written by versions before the lease became a number: ISO-8601.
-        return value.s() == null ? Instant.EPOCH : Instant.parse(value.s());
+        return value.s() == null ? Instant.EPOCH : Timestamps.instant(value.s());
     }
 
     public boolean expiredAt(Instant now) {
