@@ -48,7 +48,8 @@ class JvmImageIT {
     static final Pattern STARTED_IN = Pattern.compile("started in ([0-9.]+)s");
 
     final String name = "cairn-image-it-" + UUID.randomUUID().toString().substring(0, 8);
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
     EmbeddedDynamoDb dynamo;
 
     @AfterEach
