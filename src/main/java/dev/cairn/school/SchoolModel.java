@@ -8,7 +8,6 @@ import dev.cairn.core.cascade.CopyRule;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.item.RecordCodec;
-import dev.cairn.core.item.Timestamps;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
@@ -45,11 +44,11 @@ public final class SchoolModel {
 
     static final EntitySpec<Enrollment> ENROLLMENT = EntitySpec.builder("Enrollment", RecordCodec.<Enrollment>builder()
                     .string("studentId", Enrollment::studentId).string("courseId", Enrollment::courseId)
-                    .string("enrolledOn", e -> e.enrolledOn() == null ? null : e.enrolledOn().toString())
+                    .date("enrolledOn", Enrollment::enrolledOn)
                     .string("grade", Enrollment::grade)
                     .string("studentName", Enrollment::studentName).string("courseTitle", Enrollment::courseTitle)
                     .build(f -> new Enrollment(f.string("studentId"), f.string("courseId"),
-                            f.string("enrolledOn") == null ? null : Timestamps.date(f.string("enrolledOn")),
+                            f.date("enrolledOn"),
                             f.string("grade"), f.string("studentName"), f.string("courseTitle"))))
             .key(e -> enrollmentKey(e.studentId(), e.courseId()))
             .index(Index.GSI1, e -> IndexKey.of(CRS.render(e.courseId()), STU.render(e.studentId())))

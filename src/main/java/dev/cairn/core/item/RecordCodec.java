@@ -7,6 +7,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -89,6 +90,10 @@ public final class RecordCodec<T> implements ItemCodec<T> {
             return field(name, accessor, i -> AttributeValue.fromS(i.toString()));
         }
 
+        public Builder<T> date(String name, Function<T, LocalDate> accessor) {
+            return field(name, accessor, d -> AttributeValue.fromS(d.toString()));
+        }
+
         public Builder<T> strings(String name, Function<T, List<String>> accessor) {
             return field(name, accessor, list -> AttributeValue.fromL(list.stream().map(AttributeValue::fromS).toList()));
         }
@@ -163,6 +168,11 @@ public final class RecordCodec<T> implements ItemCodec<T> {
         public Instant instant(String name) {
             String s = string(name);
             return s == null ? null : Timestamps.instant(s);
+        }
+
+        public LocalDate date(String name) {
+            String s = string(name);
+            return s == null ? null : Timestamps.date(s);
         }
 
         public List<String> strings(String name) {
