@@ -34,9 +34,13 @@ final class AppProcess implements AutoCloseable {
 
     /** The packaged app with extra system properties; its log goes to target/bench/{name}.log. */
     static AppProcess start(String dynamoEndpoint, List<String> properties, String name) throws Exception {
+        return start(dynamoEndpoint, properties, name, Path.of("target/quarkus-app/quarkus-run.jar"));
+    }
+
+    /** Another build of the app (its quarkus-app directory's jar), with the same settings. */
+    static AppProcess start(String dynamoEndpoint, List<String> properties, String name, Path jar) throws Exception {
         int port = freePort();
         int managementPort = freePort();
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException("package the app first: " + jar);
         }

@@ -45,6 +45,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,6 +88,11 @@ class CairnBench {
     AppProcess app;
     /** The hand-written service answering the GET routes (baseline.HandWritten), started with the GET scenarios. */
     AppProcess hand;
+    /**
+     * Another build of Cairn ({@code -Dbench.other=<its target/quarkus-app>}, e.g. the commit before a change),
+     * measured in the same interleaved rounds as this one on every GET route: a regression check side by side.
+     */
+    AppProcess other;
     DynamoDbAsyncClient raw;
 
     @Test
@@ -103,6 +110,9 @@ class CairnBench {
                 header(idleRss);
                 setUpReferences();
                 if (enabled("get") || enabled("lists")) startHandWritten(dynamo.endpoint());
+                if ((enabled("get") || enabled("lists")) && System.getProperty("bench.other", "").length() > 0) {
+                    startOther(dynamo.endpoint(), Path.of(System.getProperty("bench.other")));
+                }
                 if (enabled("get")) getMatch();
                 if (enabled("post")) postMatch();
                 if (enabled("patch")) captainChange();
@@ -121,6 +131,9 @@ class CairnBench {
                 app.close();
                 if (hand != null) {
                     hand.close();
+                }
+                if (other != null) {
+                    other.close();
                 }
             }
         }
@@ -167,8 +180,8 @@ class CairnBench {
     void getMatch() throws Exception {
         post("/matches", matchJson("bench-get"));
         QueryRequest query = endpointQuery("GET /matches/{id}", "MATCH#bench-get");
-        compare("GET /matches/{id} (2 × 15 players) vs hand-written and raw Query", w -> get("/matches/bench-get"),
-                w -> queryAll(query), w -> getHandWritten("/matches/bench-get"));
+        compareGet("GET /matches/{id} (2 × 15 players) vs hand-written and raw Query", "/matches/bench-get",
+                w -> queryAll(query));
     }
 
     void postMatch() throws Exception {
@@ -251,11 +264,11 @@ class CairnBench {
                 .keyConditionExpression("#pk = :pk AND #sk <= :sk").expressionAttributeNames(Map.of("#pk", "pk", "#sk", "sk"))
                 .expressionAttributeValues(Map.of(":pk", s("WS#bench"), ":sk", s("WORKSPACE")))
                 .scanIndexForward(false).limit(21).consistentRead(true).build();
-        compare("GET /workspaces/{id}/projects (20 per page) vs hand-written and raw Query", w -> get("/workspaces/bench/projects"),
+        compareGet("GET /workspaces/{id}/projects (20 per page) vs hand-written and raw Query", "/workspaces/bench/projects",
                 w -> {
                     raw.query(projects).join();
                     return 1;
-                }, w -> getHandWritten("/workspaces/bench/projects"));
+                });
         post("/courses", "{\"id\":\"bench101\",\"title\":\"Benchmarks\",\"credits\":5,\"term\":\"t\"}");
         for (int i = 0; i < 30; i++) {
             post("/students", "{\"id\":\"s" + i + "\",\"name\":\"Student " + i + "\",\"year\":1,\"major\":\"CS\"}");
@@ -266,11 +279,11 @@ class CairnBench {
                 .keyConditionExpression("#pk = :pk AND begins_with(#sk, :p)")
                 .expressionAttributeNames(Map.of("#pk", "gsi1pk", "#sk", "gsi1sk"))
                 .expressionAttributeValues(Map.of(":pk", s("CRS#bench101"), ":p", s("STU#"))).limit(20).build();
-        compare("GET /courses/{id}/students vs hand-written and raw Query (gsi1)", w -> get("/courses/bench101/students"),
+        compareGet("GET /courses/{id}/students vs hand-written and raw Query (gsi1)", "/courses/bench101/students",
                 w -> {
                     raw.query(roster).join();
                     return 1;
-                }, w -> getHandWritten("/courses/bench101/students"));
+                });
     }
 
     /**
@@ -781,54 +794,94 @@ class CairnBench {
     // --- measurement -------------------------------------------------------------------------------------
 
     void compare(String title, Load.Op cairn, Load.Op rawOp) throws Exception {
-        compare(title, cairn, rawOp, null);
+        compare(title, cairn, rawOp, null, null);
+    }
+
+    /** A GET route of Cairn beside the raw call, the hand-written service and (if started) the other build. */
+    void compareGet(String title, String path, Load.Op rawOp) throws Exception {
+        compare(title, w -> get(path), rawOp, w -> getHandWritten(path), other == null ? null : w -> getFrom(other, path));
+    }
+
+    /** One implementation in a comparison: its load, its process (null: the raw SDK in this JVM), its runs and CPU. */
+    final class Contender {
+        final String name;
+        final AppProcess process;
+        final Load.Op op;
+        final List<Load.Result> runs = new ArrayList<>();
+        double cpuMillis;
+
+        Contender(String name, AppProcess process, Load.Op op) {
+            this.name = name;
+            this.process = process;
+            this.op = op;
+        }
+
+        void run(int concurrency) throws Exception {
+            double before = process == null ? 0 : process.cpuMillis();
+            runs.add(Load.run(concurrency, warmup, duration, op));
+            if (process != null) {
+                cpuMillis += measuredShare(process.cpuMillis() - before);
+            }
+        }
+
+        Load.Result merged() {
+            return merge(runs);
+        }
+
+        double cpuPerOp() {
+            return process == null ? Double.NaN : cpuMillis / Math.max(1, merged().ops());
+        }
     }
 
     /**
-     * Cairn beside the raw SDK call and, for GET routes, beside the hand-written service: interleaved rounds, each
-     * process' CPU read from /proc over its own runs.
+     * Cairn beside the raw SDK call and, for GET routes, beside the hand-written service (and another build of
+     * Cairn, if one was given): interleaved rounds, in reverse order every other round so that no implementation
+     * always runs first or last; each process' CPU is read from /proc over its own runs.
      */
-    void compare(String title, Load.Op cairn, Load.Op rawOp, Load.Op handOp) throws Exception {
+    void compare(String title, Load.Op cairnOp, Load.Op rawOp, Load.Op handOp, Load.Op otherOp) throws Exception {
         report.append("\n### ").append(title).append("\n\n")
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (int concurrency : concurrencies) {
-            var cairnRuns = new ArrayList<Load.Result>();
-            var rawRuns = new ArrayList<Load.Result>();
-            var handRuns = new ArrayList<Load.Result>();
-            double cpu = 0;
-            double handCpu = 0;
-            for (int round = 0; round < ROUNDS; round++) {
-                rawRuns.add(Load.run(concurrency, warmup, duration, rawOp));
-                if (handOp != null) {
-                    double before = hand.cpuMillis();
-                    Load.Result result = Load.run(concurrency, warmup, duration, handOp);
-                    handCpu += measuredShare(hand.cpuMillis() - before);
-                    handRuns.add(result);
+            var raw = new Contender("raw SDK", null, rawOp);
+            var hand = handOp == null ? null : new Contender("hand-written", this.hand, handOp);
+            var other = otherOp == null ? null : new Contender("other build", this.other, otherOp);
+            var cairn = new Contender("Cairn", app, cairnOp);
+            var order = new ArrayList<Contender>();
+            for (Contender contender : Arrays.asList(raw, hand, other, cairn)) {
+                if (contender != null) {
+                    order.add(contender);
                 }
-                double before = app.cpuMillis();
-                Load.Result result = Load.run(concurrency, warmup, duration, cairn);
-                cpu += measuredShare(app.cpuMillis() - before);
-                cairnRuns.add(result);
             }
-            Load.Result c = merge(cairnRuns);
-            Load.Result r = merge(rawRuns);
-            double cpuPerOp = cpu / Math.max(1, c.ops());
-            row(concurrency, "Cairn", c, cpuPerOp);
-            if (handOp != null) {
-                Load.Result h = merge(handRuns);
-                double handCpuPerOp = handCpu / Math.max(1, h.ops());
-                row(concurrency, "hand-written", h, handCpuPerOp);
-                row(concurrency, "raw SDK", r, Double.NaN);
-                report.append(String.format(Locale.ROOT, "| %d | **Cairn / hand-written** | **%.2f** | **%.2f** | %.2f | | **%.2f** | |%n",
-                        concurrency, c.opsPerSecond() / h.opsPerSecond(), c.p50Ms() / h.p50Ms(), c.p99Ms() / h.p99Ms(),
-                        cpuPerOp / handCpuPerOp));
-            } else {
-                row(concurrency, "raw SDK", r, Double.NaN);
+            for (int round = 0; round < ROUNDS; round++) {
+                for (Contender contender : order) {
+                    contender.run(concurrency);
+                }
+                Collections.reverse(order);
             }
-            report.append(String.format(Locale.ROOT, "| %d | **Cairn / raw** | **%.2f** | **%.2f** | %.2f | | | |%n", concurrency,
-                    c.opsPerSecond() / r.opsPerSecond(), c.p50Ms() / r.p50Ms(), c.p99Ms() / r.p99Ms()));
+            row(concurrency, cairn);
+            for (Contender baseline : Arrays.asList(hand, other)) {
+                if (baseline != null) {
+                    row(concurrency, baseline);
+                    ratio(concurrency, cairn, baseline);
+                }
+            }
+            row(concurrency, raw);
+            ratio(concurrency, cairn, raw);
         }
+    }
+
+    void row(int concurrency, Contender contender) {
+        row(concurrency, contender.name, contender.merged(), contender.cpuPerOp());
+    }
+
+    /** Cairn / a baseline: throughput, p50, p99 and (for another process) CPU per request. */
+    void ratio(int concurrency, Contender cairn, Contender baseline) {
+        Load.Result c = cairn.merged();
+        Load.Result b = baseline.merged();
+        String cpu = baseline.process == null ? "" : String.format(Locale.ROOT, "**%.2f**", cairn.cpuPerOp() / baseline.cpuPerOp());
+        report.append(String.format(Locale.ROOT, "| %d | **Cairn / %s** | **%.2f** | **%.2f** | %.2f | | %s | |%n", concurrency,
+                baseline.name, c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(), cpu));
     }
 
     /** The CPU of the measured part of a run: Load.run spends warm-up + duration, only the duration is measured. */
@@ -919,7 +972,21 @@ class CairnBench {
     }
 
     int get(String path) throws Exception {
-        return send(HttpRequest.newBuilder(URI.create(app.base() + path)).GET().build(), 200);
+        return getFrom(app, path);
+    }
+
+    int getFrom(AppProcess target, String path) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(target.base() + path)).GET().build(), 200);
+    }
+
+    /** The other build, started like this one (its own log: target/bench/other.log). */
+    void startOther(String dynamoEndpoint, Path quarkusApp) throws Exception {
+        other = AppProcess.start(dynamoEndpoint, List.of("-Dcairn.auth.enabled=false"), "other",
+                quarkusApp.resolve("quarkus-run.jar"));
+        // Named by its checkout's directory (…/<checkout>/target/quarkus-app), never by a full path.
+        Path checkout = quarkusApp.toAbsolutePath().getParent().getParent();
+        report.append(String.format(Locale.ROOT, "Other build (%s) startup to ready: %d ms; RSS idle: %.0f MB.%n",
+                checkout == null ? "?" : checkout.getFileName(), other.startupMillis, other.rssMb()));
     }
 
     int post(String path, String body) throws Exception {
@@ -970,6 +1037,6 @@ class CairnBench {
     }
 
     static List<Integer> parse(String list) {
-        return java.util.Arrays.stream(list.split(",")).map(String::trim).map(Integer::parseInt).toList();
+        return Arrays.stream(list.split(",")).map(String::trim).map(Integer::parseInt).toList();
     }
 }
