@@ -799,7 +799,7 @@ class CairnBench {
 
     /** A GET route of Cairn beside the raw call, the hand-written service and (if started) the other build. */
     void compareGet(String title, String path, Load.Op rawOp) throws Exception {
-        compare(title, w -> get(path), rawOp, w -> getHandWritten(path), other == null ? null : w -> getFrom(other, path));
+        compare(title, w -> get(path), rawOp, w -> getFrom(hand, path), other == null ? null : w -> getFrom(other, path));
     }
 
     /** One implementation in a comparison: its load, its process (null: the raw SDK in this JVM), its runs and CPU. */
@@ -843,12 +843,12 @@ class CairnBench {
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (int concurrency : concurrencies) {
-            var raw = new Contender("raw SDK", null, rawOp);
-            var hand = handOp == null ? null : new Contender("hand-written", this.hand, handOp);
-            var other = otherOp == null ? null : new Contender("other build", this.other, otherOp);
+            var rawSdk = new Contender("raw SDK", null, rawOp);
+            var handWritten = handOp == null ? null : new Contender("hand-written", hand, handOp);
+            var otherBuild = otherOp == null ? null : new Contender("other build", other, otherOp);
             var cairn = new Contender("Cairn", app, cairnOp);
             var order = new ArrayList<Contender>();
-            for (Contender contender : Arrays.asList(raw, hand, other, cairn)) {
+            for (Contender contender : Arrays.asList(rawSdk, handWritten, otherBuild, cairn)) {
                 if (contender != null) {
                     order.add(contender);
                 }
@@ -860,14 +860,14 @@ class CairnBench {
                 Collections.reverse(order);
             }
             row(concurrency, cairn);
-            for (Contender baseline : Arrays.asList(hand, other)) {
+            for (Contender baseline : Arrays.asList(handWritten, otherBuild)) {
                 if (baseline != null) {
                     row(concurrency, baseline);
                     ratio(concurrency, cairn, baseline);
                 }
             }
-            row(concurrency, raw);
-            ratio(concurrency, cairn, raw);
+            row(concurrency, rawSdk);
+            ratio(concurrency, cairn, rawSdk);
         }
     }
 
@@ -965,10 +965,6 @@ class CairnBench {
         hand = AppProcess.startHandWritten(dynamoEndpoint, file, directCompletion);
         report.append(String.format(Locale.ROOT, "Hand-written service startup to ready: %d ms; RSS idle: %.0f MB.%n",
                 hand.startupMillis, hand.rssMb()));
-    }
-
-    int getHandWritten(String path) throws Exception {
-        return send(HttpRequest.newBuilder(URI.create(hand.base() + path)).GET().build(), 200);
     }
 
     int get(String path) throws Exception {
