@@ -11,7 +11,6 @@ import dev.cairn.core.aggregate.AggregateTxn;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.entity.EntitySpec;
-import dev.cairn.core.expr.Placeholders;
 import dev.cairn.core.expr.ReadableConditions;
 import dev.cairn.core.item.RecordCodec;
 import dev.cairn.core.key.KeyTemplate;
@@ -26,6 +25,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,7 +69,7 @@ class CascadePlannerTest {
         var versions = new HashMap<String, Long>();
         for (String person : List.of("ann", "bob")) {
             String key = Aggregate.refKey(PERSON_REF, person);
-            resolved.put(key, new RefCopy(Map.of("id", person, "name", person.toUpperCase()), copiedAt));
+            resolved.put(key, new RefCopy(Map.of("id", person, "name", person.toUpperCase(Locale.ROOT)), copiedAt));
             versions.put(key, copiedAt);
         }
         return TRIP.decompose(TRIP.hydrate(in, resolved), versions, 7, NOW, NOW);
@@ -91,14 +91,6 @@ class CascadePlannerTest {
         return items.bySk().values().stream().map(Member::item).toList();
     }
 
-    static String update(WriteAction action) {
-        var names = new Placeholders();
-        String text = action.update().render(names);
-        var values = new LinkedHashMap<String, String>();
-        names.values().forEach((key, v) -> values.put(key, v.s() != null ? "'" + v.s() + "'" : v.n() != null ? v.n() : "{…}"));
-        return Placeholders.readable(text, names.names(), values);
-    }
-
     final CascadePlanner planner = new CascadePlanner(Map.of(), List.of(TRIP));
 
     @Test
@@ -113,7 +105,7 @@ class CascadePlannerTest {
         WriteAction write = unit.actions().get(0);
         assertThat(write.kind()).isEqualTo(WriteAction.Kind.UPDATE);
         assertThat(write.label()).isEqualTo("SquadEntry");
-        assertThat(update(write)).contains("player = {…}", "_refv.player = {…}", "ADD " + TableSpec.VERSION + " 1",
+        assertThat(ReadableConditions.update(write)).contains("player = {…}", "_refv.player = {…}", "ADD " + TableSpec.VERSION + " 1",
                 TableSpec.UPDATED_AT + " = '" + NOW + "'");
         // Never resurrects a deleted item, never overwrites a newer copy.
         assertThat(ReadableConditions.of(write)).isEqualTo("(attribute_exists(pk)) AND (_refv.player.v < 5)");
@@ -139,14 +131,14 @@ class CascadePlannerTest {
         assertThat(unit.actions()).hasSize(2);
         WriteAction bump = unit.actions().get(0);
         assertThat(bump.key()).isEqualTo(TRIP.rootKey("t1"));
-        assertThat(update(bump)).contains("ADD " + TableSpec.VERSION + " 1").doesNotContain("lead");
+        assertThat(ReadableConditions.update(bump)).contains("ADD " + TableSpec.VERSION + " 1").doesNotContain("lead");
         assertThat(ReadableConditions.of(bump)).isEqualTo("(attribute_exists(pk)) AND (attribute_not_exists("
                 + AggregateTxn.TXN + "))");
         WriteAction leg = unit.actions().get(1);
         assertThat(leg.key().pk()).isEqualTo("TRIP#t1");
         assertThat(leg.key().sk()).startsWith("LEG");
         // A member's own version does not move: the root's version is the aggregate's.
-        assertThat(update(leg)).contains("driver = {…}").doesNotContain("version");
+        assertThat(ReadableConditions.update(leg)).contains("driver = {…}").doesNotContain("version");
         assertThat(ReadableConditions.of(leg)).isEqualTo("(attribute_exists(pk)) AND (_refv.driver.v < 5)");
     }
 
@@ -160,7 +152,7 @@ class CascadePlannerTest {
         assertThat(unit.actions()).hasSize(2).extracting(WriteAction::key).doesNotHaveDuplicates();
         WriteAction bump = unit.actions().get(0);
         assertThat(bump.key()).isEqualTo(TRIP.rootKey("t2"));
-        assertThat(update(bump)).contains("lead = {…}", "ADD " + TableSpec.VERSION + " 1");
+        assertThat(ReadableConditions.update(bump)).contains("lead = {…}", "ADD " + TableSpec.VERSION + " 1");
         assertThat(ReadableConditions.of(bump)).isEqualTo("(attribute_exists(pk)) AND ((attribute_not_exists("
                 + AggregateTxn.TXN + ")) AND (_refv.lead.v < 5))");
     }
@@ -195,7 +187,7 @@ class CascadePlannerTest {
 
         WriteAction write = byField.copyUpdate(titled, ANN_RENAMED, NOW).orElseThrow();
 
-        assertThat(update(write)).contains("leadName = 'Ann Lee'").doesNotContain("player =");
+        assertThat(ReadableConditions.update(write)).contains("leadName = 'Ann Lee'").doesNotContain("player =");
         assertThat(ReadableConditions.of(write)).isEqualTo("(attribute_exists(pk)) AND (_refv.leadName.v < 5)");
     }
 }
