@@ -7,6 +7,7 @@ import dev.cairn.core.query.AccessPattern;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** A domain's access patterns, each with the exact request it sends (served at {@code GET /access-patterns}). */
 public interface AccessPatterns {
@@ -21,6 +22,14 @@ public interface AccessPatterns {
     /** The cascades of this domain's referenced entities, by source entity (run as durable jobs by any replica). */
     default List<CascadeSpec> cascades() {
         return List.of();
+    }
+
+    /**
+     * The tenant (workspace) a partition of this domain belongs to, if it belongs to one; shared domains own none.
+     * The console hides partitions of tenants outside a scoped caller's workspaces by it.
+     */
+    default Optional<String> tenantOf(String partitionKey) {
+        return Optional.empty();
     }
 
     /** Aggregates stored one per partition (the console groups their members by sub-aggregate). */

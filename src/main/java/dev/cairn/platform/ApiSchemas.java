@@ -52,10 +52,11 @@ public final class ApiSchemas {
             @Schema(required = true) int updated,
             @Schema(required = true) int skipped,
             @Schema(required = true) int failed,
-            @Schema(required = true) List<Map<String, String>> failedKeys,
+            @Schema(required = true, description = "The first failed copies' keys and reasons: listed for cairn-admin only")
+            List<Map<String, String>> failedKeys,
             String createdAt, String updatedAt, String finishedAt,
-            @Schema(description = "The replica that holds the job's lease") String owner,
-            String leaseUntil) {
+            @Schema(description = "The replica that holds the job's lease: shown to cairn-admin only") String owner,
+            @Schema(description = "Until when the lease holds: shown to cairn-admin only") String leaseUntil) {
     }
 
     @Schema(name = "CascadeJobSource", description = "The changed entity whose copies the job brings up to date")

@@ -5,6 +5,8 @@ import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** Cairn's own configuration ({@code cairn.*}); see the README's configuration table. */
 @ConfigMapping(prefix = "cairn")
@@ -179,8 +181,11 @@ public interface CairnConfig {
     }
 
     interface Cursor {
-        /** HMAC key of pagination cursors; required in prod, where every replica must share it. */
+        /** The secret pagination cursors are sealed with (AES-256-GCM); required in prod, shared by every replica. */
         String secret();
+
+        /** Earlier secrets still accepted for cursors handed out before a rotation; drop them after a while. */
+        Optional<List<String>> previousSecrets();
     }
 
     interface Diagnostics {

@@ -5,6 +5,8 @@ import dev.cairn.core.CairnException;
 import dev.cairn.core.cascade.CascadeSource;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.auth.AdminOnly;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -22,6 +24,7 @@ import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Cascade jobs: one by id (1 GetItem), or a page of those in a state (1 Query per shard of the job index). */
@@ -46,12 +49,13 @@ public class CascadeJobResource {
                     if (job == null || !Job.CASCADE.equals(job.kind())) {
                         throw new CairnException(new CairnError.NotFound("cascade " + id + " does not exist"));
                     }
-                    return view(job);
+                    return view(job, Caller.current().has(Caller.Role.ADMIN));
                 });
     }
 
-    /** {@code state}: pending, running, done or failed (default running); finished ones newest first. */
+    /** {@code state}: pending, running, done or failed (default running); finished ones newest first. Operators only. */
     @GET
+    @AdminOnly
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeJobPage.class)))
     @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"pending", "running", "done", "failed"}, defaultValue = "running"))
     @Operation(operationId = "listCascadeJobs", summary = "Cascade jobs in a state")
@@ -59,7 +63,7 @@ public class CascadeJobResource {
         Job.State wanted = state(state);
         return jobs.list(wanted, Http.limit(limit), cursor)
                 .map(page -> new Page<>(page.items().stream().filter(j -> Job.CASCADE.equals(j.kind()))
-                        .map(CascadeJobResource::view).toList(), page.next()));
+                        .map(job -> view(job, true)).toList(), page.next()));
     }
 
     private static Job.State state(String value) {
@@ -73,7 +77,11 @@ public class CascadeJobResource {
         }
     }
 
-    static Map<String, Object> view(Job job) {
+    /**
+     * The job as the API shows it. Which copies failed and which replica holds the lease are operators' business:
+     * a non-admin (e.g. the writer following its 202) sees the counts, no keys and no host names.
+     */
+    static Map<String, Object> view(Job job, boolean operator) {
         CascadeSource source = CascadeSource.fromAttributes(job.target());
         var out = new LinkedHashMap<String, Object>();
         out.put("id", job.id());
@@ -85,12 +93,12 @@ public class CascadeJobResource {
         out.put("updated", p.updated());
         out.put("skipped", p.skipped());
         out.put("failed", p.failed());
-        out.put("failedKeys", p.failedKeys());
+        out.put("failedKeys", operator ? p.failedKeys() : List.of());
         out.put("createdAt", job.createdAt() == null ? null : job.createdAt().toString());
         out.put("updatedAt", job.updatedAt() == null ? null : job.updatedAt().toString());
         out.put("finishedAt", job.finishedAt() == null ? null : job.finishedAt().toString());
-        out.put("owner", job.lease() == null ? null : job.lease().owner());
-        out.put("leaseUntil", job.lease() == null ? null : job.lease().until().toString());
+        out.put("owner", job.lease() == null || !operator ? null : job.lease().owner());
+        out.put("leaseUntil", job.lease() == null || !operator ? null : job.lease().until().toString());
         return out;
     }
 }

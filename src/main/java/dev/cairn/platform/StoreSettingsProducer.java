@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.UUID;
 
 /** Hands the store its settings, so the store never depends on the platform's configuration types. */
@@ -18,7 +19,8 @@ public class StoreSettingsProducer {
         var retries = config.retries();
         return new StoreSettings(config.table().name(), config.cursor().secret(), config.batch().concurrency(),
                 config.batch().maxAttempts(), config.batch().baseDelay(), new StoreSettings.Retries(retries.busyAttempts(),
-                retries.busyPause(), retries.readAttempts(), retries.backoff(), retries.maxBackoff()));
+                retries.busyPause(), retries.readAttempts(), retries.backoff(), retries.maxBackoff()),
+                config.cursor().previousSecrets().orElse(List.of()));
     }
 
     /** This process's lease owner id is new at every start: a restarted pod never mistakes a dead run for its own. */

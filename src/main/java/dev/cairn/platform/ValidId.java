@@ -16,13 +16,17 @@ import java.lang.annotation.Target;
 /** An id in a body: non-blank, at most 128 characters, no control characters; case and symbols are kept. */
 @NotBlank
 @Size(max = Http.MAX_ID_LENGTH)
-@Pattern(regexp = "^[^\\x00-\\x1F\\x7F-\\x9F]*$")
+@Pattern(regexp = ValidId.NO_CONTROL_CHARACTERS)
 @ReportAsSingleViolation
 @Constraint(validatedBy = {})
 @Documented
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT, ElementType.TYPE_USE})
 @Retention(RetentionPolicy.RUNTIME)
 public @interface ValidId {
+
+    /** No control characters (C0, DEL, C1): they would make keys and logs ambiguous. */
+    String NO_CONTROL_CHARACTERS = "^[^\\x00-\\x1F\\x7F-\\x9F]*$";
+
 
     String message() default "must be 1 to 128 characters without control characters";
 

@@ -3,6 +3,8 @@ package dev.cairn.social;
 import dev.cairn.core.query.Page;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
+import dev.cairn.platform.auth.ActsAs;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.social.PostView.CommentView;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
@@ -46,6 +48,7 @@ public class SocialResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createUser", summary = "Create a user")
     public Uni<RestResponse<User>> createUser(@Valid @NotNull User user, @Context UriInfo uri) {
+        Caller.current().requireSelf("id", user.id());
         return social.create(user).map(stored -> Responses.created(uri, user.id(), stored, user));
     }
 
@@ -60,6 +63,7 @@ public class SocialResource {
     @Path("users/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = User.class)))
+    @ActsAs("id")
     @Operation(operationId = "patchUser", summary = "Change a user")
     public Uni<RestResponse<User>> patchUser(@RestPath String id, @RestHeader("If-Match") String ifMatch, String patch) {
         return social.patchUser(Http.id("id", id), patch, Http.ifMatch(ifMatch)).map(stored -> Responses.ok(stored, stored.value()));
@@ -69,6 +73,7 @@ public class SocialResource {
     @POST
     @Path("users/{uid}/posts")
     @Consumes(MediaType.APPLICATION_JSON)
+    @ActsAs("uid")
     @Operation(operationId = "createPost", summary = "Publish a post for a user")
     public Uni<RestResponse<PostView>> createPost(@RestPath String uid, @Valid @NotNull Post.New body, @Context UriInfo uri) {
         return social.createPost(Http.id("uid", uid), body).map(stored -> Responses.created(
@@ -80,6 +85,7 @@ public class SocialResource {
     @Path("users/{uid}/posts/{postId}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Post.class)))
+    @ActsAs("uid")
     @Operation(operationId = "patchPost", summary = "Change a post")
     public Uni<RestResponse<PostView>> patchPost(@RestPath String uid, @RestPath String postId,
                                                  @RestHeader("If-Match") String ifMatch, String patch) {
@@ -111,14 +117,14 @@ public class SocialResource {
                 .map(found -> Responses.ok(found.post(), PostView.of(found.post(), found.comments())));
     }
 
-    /** Creates a comment: the post check, the user check and the put are ONE transaction. */
+    /** Creates a comment as the caller (an admin may name another author): post check, user check and put in ONE transaction. */
     @POST
     @Path("posts/{postId}/comments")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createComment", summary = "Comment on a post")
     public Uni<RestResponse<CommentView>> comment(@RestPath String postId, @Valid @NotNull Comment.New body,
                                                   @Context UriInfo uri) {
-        return social.comment(Http.id("postId", postId), body)
+        return social.comment(Http.id("postId", postId), Caller.current().author("userId", body.userId()), body.content())
                 .map(stored -> Responses.created(uri, stored.value().commentId(), stored, CommentView.of(stored)));
     }
 

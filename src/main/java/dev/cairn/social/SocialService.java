@@ -78,13 +78,13 @@ public class SocialService {
                 .map(found -> new PostWithComments(found.parent(), found.children().map(CommentView::of)));
     }
 
-    /** A comment: the post check, the user check and the put are ONE transaction. */
-    Uni<Stored<Comment>> comment(String postId, Comment.New body) {
-        var comment = new Comment(postId, ids.next(), body.userId(), body.content());
+    /** A comment by {@code author}: the post check, the user check and the put are ONE transaction. */
+    Uni<Stored<Comment>> comment(String postId, String author, String content) {
+        var comment = new Comment(postId, ids.next(), author, content);
         var now = store.now();
         var plan = TransactionPlan.of(List.of(
                 WriteAction.check("post", SocialModel.postKey(postId), Expectation.present(null)),
-                WriteAction.check("user", SocialModel.userKey(body.userId()), Expectation.present(null)),
+                WriteAction.check("user", SocialModel.userKey(author), Expectation.present(null)),
                 WriteAction.create(COMMENT_SPEC, comment, now)));
         return store.transact(plan).replaceWith(new Stored<>(comment, COMMENT_SPEC.keyOf(comment), 1, now, now));
     }

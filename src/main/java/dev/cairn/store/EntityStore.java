@@ -60,7 +60,7 @@ public class EntityStore {
     public EntityStore(DynamoGateway gateway, StoreSettings settings) {
         this.gateway = gateway;
         this.settings = settings;
-        this.cursors = new CursorCodec(settings.cursorSecret());
+        this.cursors = new CursorCodec(settings.cursorSecret(), settings.previousCursorSecrets());
         this.clock = Clock.systemUTC();
     }
 

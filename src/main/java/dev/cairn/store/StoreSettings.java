@@ -1,19 +1,30 @@
 package dev.cairn.store;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What the store needs to know, produced by the platform layer from configuration.
  *
  * @param table            the single table's name
- * @param cursorSecret     the HMAC key of pagination cursors (shared by every replica)
+ * @param cursorSecret     the secret pagination cursors are sealed with (shared by every replica)
  * @param batchConcurrency chunks of one batch call in flight at once
  * @param batchMaxAttempts attempts for unprocessed batch items before giving up
  * @param batchBaseDelay   first backoff delay for unprocessed items (doubled per attempt, with jitter)
  * @param retries          how passing faults and busy aggregates are waited out
+ * @param previousCursorSecrets secrets of a rotation still accepted for cursors handed out before it
  */
 public record StoreSettings(String table, String cursorSecret, int batchConcurrency, int batchMaxAttempts,
-                            Duration batchBaseDelay, Retries retries) {
+                            Duration batchBaseDelay, Retries retries, List<String> previousCursorSecrets) {
+
+    public StoreSettings {
+        previousCursorSecrets = List.copyOf(previousCursorSecrets);
+    }
+
+    public StoreSettings(String table, String cursorSecret, int batchConcurrency, int batchMaxAttempts,
+                         Duration batchBaseDelay, Retries retries) {
+        this(table, cursorSecret, batchConcurrency, batchMaxAttempts, batchBaseDelay, retries, List.of());
+    }
 
     /** With the default retries (tests and the benchmark build a store by hand). */
     public StoreSettings(String table, String cursorSecret, int batchConcurrency, int batchMaxAttempts,

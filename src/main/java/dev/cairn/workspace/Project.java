@@ -18,6 +18,7 @@ public record Project(
     public record New(
             @NotBlank @Size(max = 200) String title,
             @NotNull ProjectStatus status,
-            @NotBlank @Size(max = 128) String createdBy) {
+            @Schema(description = "The author; the caller when absent (only cairn-admin may name someone else)")
+            @Size(min = 1, max = 128) String createdBy) {
     }
 }

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 @ApplicationScoped
 public class WorkspaceAccessPatterns implements AccessPatterns {
@@ -28,5 +30,12 @@ public class WorkspaceAccessPatterns implements AccessPatterns {
     @Override
     public Map<String, KeyTemplate> partitions() {
         return Map.of("workspace", WorkspaceModel.WS);
+    }
+
+    /** A workspace's partition and its write shards belong to that workspace. */
+    @Override
+    public Optional<String> tenantOf(String partitionKey) {
+        return Stream.of(WorkspaceModel.WS, WorkspaceModel.WS_SHARD).filter(t -> t.matches(partitionKey)).findFirst()
+                .map(t -> t.decode(partitionKey).get(0).toString());
     }
 }

@@ -98,7 +98,7 @@ public class WorkspaceResource {
     public Uni<RestResponse<ProjectView>> createProject(@RestPath String id, @Valid @NotNull Project.New body,
                                                         @Context UriInfo uri) {
         Http.id("id", id);
-        return workspaces.createProject(id, body)
+        return workspaces.createProject(id, body, Caller.current().author("createdBy", body.createdBy()))
                 .map(stored -> Responses.created(uri, stored.value().id(), stored, ProjectView.of(stored)));
     }
 

@@ -114,9 +114,9 @@ public class WorkspaceService {
      * to, when this replica knows the workspace; otherwise the workspace is read first (404 if missing).
      * Workspaces are never deleted, so a known workspace needs no existence check on the hot partition.
      */
-    Uni<Stored<Project>> createProject(String id, Project.New body) {
+    Uni<Stored<Project>> createProject(String id, Project.New body, String author) {
         return shards.count(id).chain(count -> store.create(PROJECT, new Project(id,
-                WorkspaceModel.projectIdFor(ids.next(), count), body.title(), body.status(), body.createdBy())));
+                WorkspaceModel.projectIdFor(ids.next(), count), body.title(), body.status(), author)));
     }
 
     /**
@@ -138,7 +138,7 @@ public class WorkspaceService {
 
     Uni<Stored<Project>> patchProject(String id, String projectId, String patch, Long ifMatch) {
         return entities.mergePatch(PROJECT, WorkspaceModel.projectKey(id, projectId), Project.class, patch, ifMatch,
-                Set.of("workspaceId", "id"), "project " + projectId);
+                Set.of("workspaceId", "id", "createdBy"), "project " + projectId);
     }
 
     Uni<Void> deleteProject(String id, String projectId, Long ifMatch) {

@@ -1,6 +1,8 @@
 package dev.cairn.platform;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** A {@link CairnConfig} for tests that build platform beans by hand (no caching of health answers). */
 final class TestConfig {
@@ -16,7 +18,12 @@ final class TestConfig {
                     public boolean create() { return false; }
                 };
             }
-            public Cursor cursor() { return () -> "cairn-development-cursor-secret"; }
+            public Cursor cursor() {
+                return new Cursor() {
+                    public String secret() { return "cairn-development-cursor-secret"; }
+                    public Optional<List<String>> previousSecrets() { return Optional.empty(); }
+                };
+            }
             public Diagnostics diagnostics() { return () -> true; }
             public Batch batch() {
                 return new Batch() {

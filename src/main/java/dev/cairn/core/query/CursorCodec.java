@@ -11,35 +11,67 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
 import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Opaque pagination cursors: base64url of the LastEvaluatedKey (string key attributes), followed by an
- * HMAC-SHA256 tag over the key AND the query binding. A tampered cursor, or one replayed against another
- * query or partition, fails verification and is a 400, never a read of something else.
+ * Opaque pagination cursors: the LastEvaluatedKey (string key attributes), deflated and sealed with AES-256-GCM
+ * under a key derived from the cursor secret, with the query binding as associated data; base64url of
+ * {@code nonce ‖ ciphertext ‖ tag}. The key DynamoDB returns is the last item it READ, which on a filtered
+ * Query may belong to someone the caller cannot see: encryption keeps it unreadable, and the tag makes a
+ * tampered cursor, or one replayed against another query or partition, a 400 — never a read of something else.
+ * Rotation: cursors are sealed with the current secret and opened with it or any previous one.
  */
 public final class CursorCodec {
 
-    private static final int TAG_BYTES = 16;
+    private static final int NONCE_BYTES = 12;
+    private static final int TAG_BITS = 128;
     private static final int MAX_CURSOR_CHARS = 8192;
+    private static final byte[] KEY_PURPOSE = "cairn cursor encryption v1".getBytes(StandardCharsets.UTF_8);
 
-    private final SecretKeySpec key;
+    private final SecretKeySpec sealing;
+    private final List<SecretKeySpec> opening;
+    private final SecureRandom random = new SecureRandom();
 
     public CursorCodec(String secret) {
+        this(secret, List.of());
+    }
+
+    /** Seals with {@code secret}; opens cursors of {@code secret} and of every previous secret (during a rotation). */
+    public CursorCodec(String secret, List<String> previousSecrets) {
+        this.sealing = keyOf(secret);
+        var keys = new ArrayList<SecretKeySpec>();
+        keys.add(sealing);
+        previousSecrets.forEach(previous -> keys.add(keyOf(previous)));
+        this.opening = List.copyOf(keys);
+    }
+
+    /** An AES-256 key derived from the secret (HMAC-SHA256 of a fixed purpose), so any secret length works. */
+    private static SecretKeySpec keyOf(String secret) {
         if (secret == null || secret.length() < 16) {
             throw new IllegalArgumentException("the cursor secret must have at least 16 characters");
         }
-        this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return new SecretKeySpec(mac.doFinal(KEY_PURPOSE), "AES");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public String encode(String binding, Map<String, AttributeValue> lastEvaluatedKey) {
@@ -47,11 +79,16 @@ public final class CursorCodec {
             return null;
         }
         byte[] payload = serialize(lastEvaluatedKey);
-        byte[] tag = tag(binding, payload);
-        byte[] cursor = new byte[payload.length + TAG_BYTES];
-        System.arraycopy(payload, 0, cursor, 0, payload.length);
-        System.arraycopy(tag, 0, cursor, payload.length, TAG_BYTES);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(cursor);
+        byte[] nonce = new byte[NONCE_BYTES];
+        random.nextBytes(nonce);
+        try {
+            Cipher cipher = cipher(Cipher.ENCRYPT_MODE, sealing, nonce, binding);
+            byte[] cursor = Arrays.copyOf(nonce, NONCE_BYTES + cipher.getOutputSize(payload.length));
+            cipher.doFinal(payload, 0, payload.length, cursor, NONCE_BYTES);
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(cursor);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The ExclusiveStartKey a cursor stands for; null for a null cursor. */
@@ -64,35 +101,40 @@ public final class CursorCodec {
                 throw invalid();
             }
             byte[] raw = Base64.getUrlDecoder().decode(cursor);
-            if (raw.length <= TAG_BYTES) {
+            if (raw.length <= NONCE_BYTES + TAG_BITS / 8) {
                 throw invalid();
             }
-            byte[] payload = Arrays.copyOf(raw, raw.length - TAG_BYTES);
-            byte[] tag = Arrays.copyOfRange(raw, raw.length - TAG_BYTES, raw.length);
-            if (!MessageDigest.isEqual(tag, tag(binding, payload))) {
-                throw invalid();
-            }
-            return deserialize(payload);
+            return deserialize(open(binding, raw));
         } catch (IllegalArgumentException | IOException e) {
             throw invalid();
         }
     }
 
+    /** The payload, opened with the first key whose tag verifies; none verifying means altered or foreign. */
+    private byte[] open(String binding, byte[] raw) {
+        byte[] nonce = Arrays.copyOf(raw, NONCE_BYTES);
+        for (SecretKeySpec key : opening) {
+            try {
+                return cipher(Cipher.DECRYPT_MODE, key, nonce, binding).doFinal(raw, NONCE_BYTES, raw.length - NONCE_BYTES);
+            } catch (AEADBadTagException e) {
+                // not this key: try the previous ones
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        throw invalid();
+    }
+
+    private static Cipher cipher(int mode, SecretKeySpec key, byte[] nonce, String binding) throws GeneralSecurityException {
+        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
+        cipher.updateAAD(binding.getBytes(StandardCharsets.UTF_8));
+        return cipher;
+    }
+
     private static CairnException invalid() {
         return new CairnException(new CairnError.InvalidCursor(
                 "the cursor is malformed, was altered, or belongs to another query"));
-    }
-
-    private byte[] tag(String binding, byte[] payload) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(key);
-            mac.update(binding.getBytes(StandardCharsets.UTF_8));
-            mac.update((byte) 0);
-            return Arrays.copyOf(mac.doFinal(payload), TAG_BYTES);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static byte[] serialize(Map<String, AttributeValue> key) {

@@ -29,12 +29,14 @@ import java.util.Set;
  * authentication is off, so a bad token becomes a problem+json 401 here rather than a bare 401 earlier); then:
  * safe methods need {@code cairn-reader}, writes {@code cairn-writer}, and {@link AdminOnly} routes or a
  * {@code ?cascade=transactional} write {@code cairn-admin}. Workspace routes check the {@code workspaces} claim
- * and answer an out-of-scope workspace exactly like a missing one.
+ * and answer an out-of-scope workspace exactly like a missing one; {@link ActsAs} writes are the caller's own
+ * (or an admin's). The tenancy model as a whole is described in docs/security.md.
  */
 public class AccessControl {
 
     public static final String WORKSPACES_CLAIM = "workspaces";
     private static final Uni<Response> PROCEED = Uni.createFrom().nullItem();
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
     private final CairnConfig config;
     private final CurrentIdentityAssociation identities;
@@ -46,8 +48,11 @@ public class AccessControl {
 
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
     public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
-        if (!config.auth().enabled() || (resource.getResourceMethod() != null
-                && resource.getResourceMethod().isAnnotationPresent(Public.class))) {
+        if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(Public.class)) {
+            return PROCEED;
+        }
+        if (!config.auth().enabled()) {
+            Caller.UNRESTRICTED.bind();
             return PROCEED;
         }
         boolean tokenPresented = request.getHeaderString("Authorization") != null;
@@ -104,8 +109,7 @@ public class AccessControl {
         if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(AdminOnly.class)) {
             return Role.ADMIN;
         }
-        String method = request.getMethod();
-        if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")) {
+        if (SAFE_METHODS.contains(request.getMethod())) {
             return Role.READER;
         }
         List<String> cascade = request.getUriInfo().getQueryParameters().get("cascade");
@@ -113,6 +117,10 @@ public class AccessControl {
     }
 
     private static void checkScope(Caller caller, ContainerRequestContext request, ResourceInfo resource) {
+        ActsAs actsAs = resource.getResourceMethod() == null ? null : resource.getResourceMethod().getAnnotation(ActsAs.class);
+        if (actsAs != null && !SAFE_METHODS.contains(request.getMethod())) {
+            caller.requireSelf(actsAs.value(), request.getUriInfo().getPathParameters().getFirst(actsAs.value()));
+        }
         Class<?> type = resource.getResourceClass();
         WorkspaceScoped scoped = type == null ? null : type.getAnnotation(WorkspaceScoped.class);
         if (scoped == null || caller.allWorkspaces()) {

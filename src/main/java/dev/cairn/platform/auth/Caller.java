@@ -7,13 +7,15 @@ import io.smallrye.common.vertx.VertxContext;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
  * Who is calling: subject, roles and workspace scope. {@code workspaces == null} means every workspace (scope
- * {@code *}, or authentication turned off). It lives in the request's Vert.x duplicated context, like the call ledger.
+ * {@code *}, or authentication turned off). It lives in the request's Vert.x duplicated context, like the call ledger;
+ * {@link AccessControl} binds one for every request it lets through, and where none is bound nothing is allowed.
  */
 public record Caller(String subject, Set<Role> roles, SortedSet<String> workspaces) {
 
@@ -39,6 +41,26 @@ public record Caller(String subject, Set<Role> roles, SortedSet<String> workspac
         return workspaces == null || workspaces.contains(workspaceId);
     }
 
+    /**
+     * A caller acts only as itself: a user id a write acts for (a path's user, a created user's id) must be the
+     * caller's subject, unless the caller is an admin (moderation, imports).
+     */
+    public void requireSelf(String field, String userId) {
+        if (!subject.equals(userId) && !has(Role.ADMIN)) {
+            throw new CairnException(new CairnError.Forbidden(field + ": you may act only as yourself (" + subject
+                    + "), not as " + userId, Role.ADMIN.group()));
+        }
+    }
+
+    /** The author a write records: the caller's subject when the body names none, else one {@link #requireSelf} allows. */
+    public String author(String field, String requested) {
+        if (requested == null) {
+            return subject;
+        }
+        requireSelf(field, requested);
+        return requested;
+    }
+
     /** Creating a workspace outside the scope is refused whether or not it exists (so nothing leaks). */
     public void requireCreatable(String workspaceId) {
         if (!canSee(workspaceId)) {
@@ -62,9 +84,10 @@ public record Caller(String subject, Set<Role> roles, SortedSet<String> workspac
         }
     }
 
-    /** The caller of the current request; {@link #UNRESTRICTED} when none was bound (authentication off). */
+    /** The caller of the current request; none bound means no access at all (fail closed), never an admin. */
     public static Caller current() {
-        return VertxContext.isOnDuplicatedContext() ? ContextLocals.<Caller>get(KEY).orElse(UNRESTRICTED) : UNRESTRICTED;
+        return (VertxContext.isOnDuplicatedContext() ? ContextLocals.<Caller>get(KEY) : Optional.<Caller>empty())
+                .orElseThrow(() -> new CairnException(new CairnError.Unauthenticated("no caller is known for this request", false)));
     }
 
     /** Roles from the token's {@code groups} claim; each covers the ones below it. */

@@ -13,6 +13,7 @@ import dev.cairn.platform.AccessPatterns;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.AdminOnly;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.auth.Public;
 import dev.cairn.store.EntityStore;
 import io.quarkus.arc.All;
@@ -32,6 +33,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -109,7 +111,12 @@ public class ConsoleResource {
         requireEnabled();
         String partition = partition(pk, kind, id);
         Aggregate aggregate = aggregateOf(partition);
-        QuerySpec query = QuerySpec.table(partition).limit(Http.limit(limit)).consistent().build();
+        int pageSize = Http.limit(limit);
+        if (!visible(Caller.current(), partition)) {
+            // Another tenant's partition reads as an empty one, as if it did not exist: no call, nothing revealed.
+            return Uni.createFrom().item(answer(partition, null, new Page<>(List.of(), null), aggregate));
+        }
+        QuerySpec query = QuerySpec.table(partition).limit(pageSize).consistent().build();
         return store.page(query, cursor).map(page -> answer(partition, null, page, aggregate));
     }
 
@@ -125,7 +132,15 @@ public class ConsoleResource {
                 .orElseThrow(() -> Http.invalid("index", "must be gsi1, gsi2, gsi3 or gsi4"));
         String partition = Http.id("pk", pk);
         QuerySpec query = QuerySpec.on(gsi, partition).limit(Http.limit(limit)).build();
-        return store.page(query, cursor).map(page -> answer(partition, gsi.indexName(), page, null));
+        Caller caller = Caller.current();
+        return store.page(query, cursor).map(page -> answer(partition, gsi.indexName(), new Page<>(page.items().stream()
+                .filter(item -> visible(caller, text(item.get(TableSpec.PK)))).toList(), page.next()), null));
+    }
+
+    /** A scoped caller sees the partitions of its own workspaces and of the shared domains, nothing of other tenants. */
+    private boolean visible(Caller caller, String partitionKey) {
+        return caller.allWorkspaces() || partitionKey == null || domains.stream()
+                .map(d -> d.tenantOf(partitionKey)).flatMap(Optional::stream).allMatch(caller::canSee);
     }
 
     private String partition(String pk, String kind, String id) {

@@ -5,8 +5,12 @@ import dev.cairn.core.expr.SortCondition;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -54,6 +58,41 @@ class CursorCodecTest {
     void cursorOfAnotherSecretIsRejected() {
         String cursor = new CursorCodec("another-secret-of-enough-length").encode(acme.binding(), lastKey);
         assertInvalid(() -> codec.decode(acme.binding(), cursor));
+    }
+
+    @Test
+    void aCursorRevealsNothingOfTheKeyEvenToOneWhoInflatesIt() throws Exception {
+        String cursor = codec.encode(acme.binding(), lastKey);
+        byte[] raw = Base64.getUrlDecoder().decode(cursor);
+        assertThat(new String(raw, StandardCharsets.ISO_8859_1)).doesNotContain("WS#", "acme", "PROJ");
+        var inflater = new Inflater(true);
+        inflater.setInput(raw);
+        byte[] out = new byte[4096];
+        try {
+            int n = inflater.inflate(out);
+            assertThat(new String(out, 0, n, StandardCharsets.ISO_8859_1)).doesNotContain("acme");
+        } catch (DataFormatException expected) {
+            // ciphertext is not a deflate stream: nothing to read either
+        } finally {
+            inflater.end();
+        }
+    }
+
+    @Test
+    void theSameKeyGivesADifferentCursorEachTime() {
+        assertThat(codec.encode(acme.binding(), lastKey)).isNotEqualTo(codec.encode(acme.binding(), lastKey));
+    }
+
+    @Test
+    void aRotationStillOpensCursorsOfThePreviousSecretAndSealsWithTheNewOne() {
+        var old = new CursorCodec("the-old-secret-of-enough-length");
+        var rotated = new CursorCodec("the-new-secret-of-enough-length", List.of("the-old-secret-of-enough-length"));
+        String before = old.encode(acme.binding(), lastKey);
+        assertThat(rotated.decode(acme.binding(), before)).isEqualTo(lastKey);
+        String after = rotated.encode(acme.binding(), lastKey);
+        assertInvalid(() -> old.decode(acme.binding(), after));
+        assertThat(new CursorCodec("the-new-secret-of-enough-length").decode(acme.binding(), after)).isEqualTo(lastKey);
+        assertInvalid(() -> rotated.decode(globex.binding(), before));
     }
 
     private static void assertInvalid(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
