@@ -148,6 +148,27 @@ public interface CairnConfig {
         int listShards();
     }
 
+    Patch patch();
+
+    /**
+     * What one patch may build, checked while it is applied: a JSON Patch's {@code copy} doubles the document per
+     * operation, so a small request could otherwise build gigabytes before anything looked at the result.
+     */
+    interface Patch {
+        /** Operations one JSON Patch may have; counted before any runs. */
+        @WithDefault("1000")
+        @WithName("max-operations")
+        int maxOperations();
+
+        /**
+         * The largest document (compact JSON, bytes) a patch may make; as large as the largest body a PUT accepts
+         * ({@code quarkus.http.limits.max-body-size}), so a patch builds nothing a client could not send whole.
+         */
+        @WithDefault("1048576")
+        @WithName("max-document-bytes")
+        long maxDocumentBytes();
+    }
+
     Auth auth();
 
     Console console();

@@ -296,7 +296,7 @@ public class OpenApiDocs implements OASFilter {
             Map.entry("406", new String[]{"NotAcceptable", "The Accept header excludes application/json"}),
             Map.entry("409", new String[]{"Conflict", "Conflict: it exists already, is still referenced, or changed meanwhile"}),
             Map.entry("412", new String[]{"PreconditionFailed", "If-Match names another version than the current one"}),
-            Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB"}),
+            Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB, or a patch has too many operations or would make the document too large (`limit`, `limitBytes`)"}),
             Map.entry("415", new String[]{"UnsupportedMediaType", "The Content-Type is not one this operation reads"}),
             Map.entry("422", new String[]{"Unprocessable", "Well-formed but not storable: a reference names nothing, or an item or transaction is too large"}),
             Map.entry("500", new String[]{"InternalError", "An unexpected fault; the problem says nothing internal"}),
