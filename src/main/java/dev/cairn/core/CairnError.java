@@ -247,6 +247,16 @@ public sealed interface CairnError {
         }
     }
 
+    /**
+     * The caller's write rate or cascade copy budget on this replica is spent ({@code rateLimit}: {@code writes} or
+     * {@code cascade-copies}); nothing was written.
+     */
+    record RateLimited(String detail, String rateLimit, long retryAfterSeconds) implements CairnError {
+        public int status() { return 429; }
+        public String title() { return "Too many requests"; }
+        public Map<String, Object> extensions() { return Map.of("rateLimit", rateLimit); }
+    }
+
     /** DynamoDB is unreachable, throttling, or left batch work unprocessed after every retry. */
     record ServiceUnavailable(String detail, int retryAfterSeconds) implements CairnError {
         public int status() { return 503; }

@@ -45,6 +45,9 @@ final class TestConfig {
             public Patch patch() {
                 throw new UnsupportedOperationException("readiness tests patch nothing");
             }
+            public Limits limits() {
+                throw new UnsupportedOperationException("readiness tests limit nothing");
+            }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {
                     public int port() { return 8765; }
