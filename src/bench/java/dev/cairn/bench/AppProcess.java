@@ -57,6 +57,8 @@ final class AppProcess implements AutoCloseable {
                 "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local",
                 "-Dcairn.table.create=true",
                 "-Dcairn.cursor.secret=benchmark-cursor-secret",
+                // one load client is one caller: the benchmark measures throughput, not the per-caller limits
+                "-Dcairn.limits.enabled=false",
                 "-Dquarkus.log.level=WARN",
                 "-Dquarkus.log.console.json.enabled=false",
                 "-Dquarkus.shutdown.delay-enabled=false",

@@ -223,9 +223,38 @@ public sealed interface CairnError {
         public String title() { return "Not acceptable"; }
     }
 
-    record PayloadTooLarge(String detail) implements CairnError {
+    /**
+     * A body too large to read, or a patch that would build too much: {@code limit} (operations) or
+     * {@code limitBytes} (the document) names the limit it passes, when there is one to name.
+     */
+    record PayloadTooLarge(String detail, Integer limit, Long limitBytes) implements CairnError {
+        public PayloadTooLarge(String detail) {
+            this(detail, null, null);
+        }
+        public static PayloadTooLarge operations(String detail, int limit) {
+            return new PayloadTooLarge(detail, limit, null);
+        }
+        public static PayloadTooLarge bytes(String detail, long limitBytes) {
+            return new PayloadTooLarge(detail, null, limitBytes);
+        }
         public int status() { return 413; }
         public String title() { return "Payload too large"; }
+        public Map<String, Object> extensions() {
+            var ext = new LinkedHashMap<String, Object>();
+            if (limit != null) ext.put("limit", limit);
+            if (limitBytes != null) ext.put("limitBytes", limitBytes);
+            return ext;
+        }
+    }
+
+    /**
+     * The caller's write rate or cascade copy budget on this replica is spent ({@code rateLimit}: {@code writes} or
+     * {@code cascade-copies}); nothing was written.
+     */
+    record RateLimited(String detail, String rateLimit, long retryAfterSeconds) implements CairnError {
+        public int status() { return 429; }
+        public String title() { return "Too many requests"; }
+        public Map<String, Object> extensions() { return Map.of("rateLimit", rateLimit); }
     }
 
     /** DynamoDB is unreachable, throttling, or left batch work unprocessed after every retry. */

@@ -150,6 +150,62 @@ public interface CairnConfig {
         int listShards();
     }
 
+    Patch patch();
+
+    /**
+     * What one patch may build, checked while it is applied: a JSON Patch's {@code copy} doubles the document per
+     * operation, so a small request could otherwise build gigabytes before anything looked at the result.
+     */
+    interface Patch {
+        /** Operations one JSON Patch may have; counted before any runs. */
+        @WithDefault("1000")
+        @WithName("max-operations")
+        int maxOperations();
+
+        /**
+         * The largest document (compact JSON, bytes) a patch may make; as large as the largest body a PUT accepts
+         * ({@code quarkus.http.limits.max-body-size}), so a patch builds nothing a client could not send whole.
+         */
+        @WithDefault("1048576")
+        @WithName("max-document-bytes")
+        long maxDocumentBytes();
+    }
+
+    Limits limits();
+
+    /**
+     * Per-caller limits (by the token's subject), in memory per replica: the cluster-wide limit is replicas times
+     * these. A refused request answers 429 with Retry-After and writes nothing.
+     */
+    interface Limits {
+        /** Enforce the limits below (on unless a profile turns it off; the test profile does). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Writes (every method but GET, HEAD and OPTIONS) per second a caller may sustain. */
+        @WithDefault("50")
+        @WithName("writes-per-second")
+        double writesPerSecond();
+
+        /** Writes a caller may make at once after being idle (the bucket's size). */
+        @WithDefault("100")
+        @WithName("write-burst")
+        int writeBurst();
+
+        /**
+         * Cascade copies a caller's writes may cause per minute; also the budget's size. A cascading write is admitted
+         * while the budget is positive and its copies are charged as they are written, so the budget may go into debt.
+         */
+        @WithDefault("6000")
+        @WithName("cascade-copies-per-minute")
+        int cascadeCopiesPerMinute();
+
+        /** Callers whose buckets one replica keeps; past it, idle buckets (full again) go first, then the oldest. */
+        @WithDefault("10000")
+        @WithName("max-callers")
+        int maxCallers();
+    }
+
     Auth auth();
 
     Console console();

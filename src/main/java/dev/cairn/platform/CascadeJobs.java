@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntConsumer;
 
 /**
  * Cascades as durable jobs. The source's update and its job record commit in ONE transaction, so a committed
@@ -101,10 +102,11 @@ public class CascadeJobs {
     /**
      * Starts running a job of ours, detached from the caller: it goes on when the caller stops waiting. The Uni
      * answers the job as it ended, or null when the job went to another replica (or could not be run now; it is
-     * then resumed after its lease expires).
+     * then resumed after its lease expires). {@code charge} learns each page's copy writes as they are made (the
+     * caller's copy budget); a job resumed elsewhere charges nobody.
      */
-    public Uni<Job> start(Job job) {
-        Uni<Job> run = run(job).onFailure().recoverWithItem(failure -> {
+    public Uni<Job> start(Job job, IntConsumer charge) {
+        Uni<Job> run = run(job, charge).onFailure().recoverWithItem(failure -> {
             LOG.warnf("cascade job %s stopped (%s); it resumes from its checkpoint once its lease expires",
                     job.id(), failure.getMessage());
             return null;
@@ -129,11 +131,11 @@ public class CascadeJobs {
                         source.version(), EntitySpec.versionOf(item));
                 return finish(job, job.progress(), State.DONE);
             }
-            return run(job);
+            return run(job, copies -> { });
         });
     }
 
-    private Uni<Job> run(Job job) {
+    private Uni<Job> run(Job job, IntConsumer charge) {
         if (!running.add(job.id())) {
             return Uni.createFrom().nullItem();
         }
@@ -153,7 +155,7 @@ public class CascadeJobs {
                             : jobs.heartbeat(job).onFailure().recoverWithItem(true))
                     .subscribe().with(ours -> { }, failure -> { });
             return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()),
-                    Uni.createFrom().item(true)).eventually(heartbeat::cancel);
+                    Uni.createFrom().item(true), charge).eventually(heartbeat::cancel);
         }).eventually(() -> running.remove(job.id()));
     }
 
@@ -176,7 +178,7 @@ public class CascadeJobs {
      * checkpoint (the job was taken over) stops this run.
      */
     private Uni<Job> pages(Job job, CascadeSource source, CascadeSpec spec, List<QuerySpec> queries, Progress progress,
-                           Uni<Optional<PageRead>> reading, Uni<Boolean> checkpointed) {
+                           Uni<Optional<PageRead>> reading, Uni<Boolean> checkpointed, IntConsumer charge) {
         return reading.chain(current -> {
             if (current.isEmpty()) {
                 return checkpointed.chain(ours -> ours
@@ -185,7 +187,8 @@ public class CascadeJobs {
             PageRead page = current.get();
             Uni<Optional<PageRead>> next = read(queries, page.nextStep(), page.nextPosition());
             return Uni.combine().all().unis(cascades.writePage(page.page().items(), source, spec.planner(),
-                            config.cascade().concurrency(), config.jobs().retryFor()), next, checkpointed).asTuple()
+                            config.cascade().concurrency(), config.jobs().retryFor())
+                            .invoke(written -> charge.accept(written.attempted())), next, checkpointed).asTuple()
                     .chain(all -> {
                         if (!all.getItem3()) {
                             return lost(job);
@@ -200,7 +203,8 @@ public class CascadeJobs {
                         }
                         Uni<Boolean> checkpoint = jobs.checkpoint(job, after).memoize().indefinitely();
                         checkpoint.subscribe().with(ours -> { }, failure -> { });
-                        return pages(job, source, spec, queries, after, Uni.createFrom().item(all.getItem2()), checkpoint);
+                        return pages(job, source, spec, queries, after, Uni.createFrom().item(all.getItem2()), checkpoint,
+                                charge);
                     });
         });
     }

@@ -6,7 +6,6 @@ import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.Json;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.validation.ConstraintViolationException;
@@ -19,17 +18,20 @@ import java.util.Set;
 /**
  * Applies an RFC 7396 JSON merge patch (Jakarta JSON-P) to a record's JSON view, then reads the result back as
  * the record (unknown fields and wrong types rejected by Jackson) and validates it (Hibernate Validator).
- * Fields listed as immutable may appear in the patch only with their current value.
+ * Fields listed as immutable may appear in the patch only with their current value. Every patch is held to
+ * {@link PatchLimits} while it is applied, before its result is serialised or read.
  */
 @ApplicationScoped
 public class MergePatcher {
 
     private final ObjectMapper json;
     private final Validator validator;
+    private final PatchLimits limits;
 
-    public MergePatcher(ObjectMapper json, Validator validator) {
+    public MergePatcher(ObjectMapper json, Validator validator, CairnConfig config) {
         this.json = json;
         this.validator = validator;
+        this.limits = PatchLimits.of(config.patch());
     }
 
     public static final String JSON_PATCH = "application/json-patch+json";
@@ -50,12 +52,7 @@ public class MergePatcher {
         }
         try {
             JsonObject target = Json.createReader(new StringReader(json.writeValueAsString(current))).readObject();
-            JsonValue patched;
-            try {
-                patched = Json.createPatch(patch.asJsonArray()).apply(target);
-            } catch (RuntimeException e) { // Parsson fails with JsonException, but also NPE or ClassCastException on malformed operations
-                throw new CairnException(new CairnError.MalformedRequest("the JSON Patch cannot be applied" + (e instanceof JsonException ? ": " + e.getMessage() : ": malformed operation")));
-            }
+            JsonValue patched = limits.applyJsonPatch(target, patch.asJsonArray());
             for (String field : immutable) {
                 if (!Objects.equals(patched.asJsonObject().get(field), target.get(field))) {
                     throw Http.invalid(field, "cannot be changed");
@@ -93,7 +90,7 @@ public class MergePatcher {
                     throw Http.invalid(field, "cannot be changed");
                 }
             }
-            return readValid(Json.createMergePatch(patch).apply(target), type);
+            return readValid(limits.checkMerged(target, Json.createMergePatch(patch).apply(target)), type);
         } catch (JsonProcessingException e) {
             throw new PatchRejected(e);
         }

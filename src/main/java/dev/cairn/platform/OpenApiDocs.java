@@ -40,8 +40,8 @@ import java.util.function.UnaryOperator;
  *       {@code cascade} parameter 200 or 202 with {@code Location}; an entity representation carries {@code ETag};
  *   <li>problems ({@code application/problem+json}, the {@code Problem} schema): 400 when the operation takes any
  *       input, 404 for a GET of one resource and for every write under a path parameter, 409 for every write,
- *       412 with {@code If-Match}, 413/415/422 with a body, 401/403/406/500 everywhere, 503 (with
- *       {@code Retry-After}) wherever the table is read;
+ *       412 with {@code If-Match}, 413/415/422 with a body, 429 (with {@code Retry-After}) for every write,
+ *       401/403/406/500 everywhere, 503 (with {@code Retry-After}) wherever the table is read;
  *   <li>request bodies: a merge patch is the entity's schema with every field optional (null removes it, objects
  *       merge recursively, arrays are replaced); a JSON Patch is an array of RFC 6902 operations;
  *   <li>schemas: {@code Page<X>} is named {@code XPage}; a property that is not required may be null; path ids
@@ -296,9 +296,10 @@ public class OpenApiDocs implements OASFilter {
             Map.entry("406", new String[]{"NotAcceptable", "The Accept header excludes application/json"}),
             Map.entry("409", new String[]{"Conflict", "Conflict: it exists already, is still referenced, or changed meanwhile"}),
             Map.entry("412", new String[]{"PreconditionFailed", "If-Match names another version than the current one"}),
-            Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB"}),
+            Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB, or a patch has too many operations or would make the document too large (`limit`, `limitBytes`)"}),
             Map.entry("415", new String[]{"UnsupportedMediaType", "The Content-Type is not one this operation reads"}),
             Map.entry("422", new String[]{"Unprocessable", "Well-formed but not storable: a reference names nothing, or an item or transaction is too large"}),
+            Map.entry("429", new String[]{"TooManyRequests", "The caller's write rate or cascade copy budget on this replica is spent (`rateLimit`); nothing was written; retry after Retry-After"}),
             Map.entry("500", new String[]{"InternalError", "An unexpected fault; the problem says nothing internal"}),
             Map.entry("503", new String[]{"Unavailable", "DynamoDB is unavailable or busy, or the aggregate is being written; retry after Retry-After"})));
 
@@ -338,6 +339,10 @@ public class OpenApiDocs implements OASFilter {
         if (body) {
             statuses.addAll(List.of("413", "415", "422"));
         }
+        // Every write passes the per-caller write limit (platform.limits.WriteLimit); reads never do.
+        if (write) {
+            statuses.add("429");
+        }
         if (operation.getOperationId() == null || !TABLE_FREE.contains(operation.getOperationId())) {
             statuses.add("503");
         }
@@ -361,7 +366,7 @@ public class OpenApiDocs implements OASFilter {
         if (status.equals("401")) {
             response.addHeader("WWW-Authenticate", header("Bearer, with error=\"invalid_token\" when a token was refused", SchemaType.STRING));
         }
-        if (status.equals("503")) {
+        if (status.equals("503") || status.equals("429")) {
             response.addHeader("Retry-After", header("Seconds to wait before retrying", SchemaType.INTEGER));
         }
         diagnostics(response);
@@ -519,6 +524,8 @@ public class OpenApiDocs implements OASFilter {
                 .addProperty("count", OASFactory.createSchema().addType(SchemaType.INTEGER).description("StillReferenced: the items that embed the entity"))
                 .addProperty("sizeBytes", OASFactory.createSchema().addType(SchemaType.INTEGER))
                 .addProperty("limitBytes", OASFactory.createSchema().addType(SchemaType.INTEGER))
+                .addProperty("rateLimit", string().enumeration(List.of("writes", "cascade-copies"))
+                        .description("RateLimited: the per-caller limit that is spent"))
                 .addProperty("failures", OASFactory.createSchema().addType(SchemaType.ARRAY)
                         .description("TransactionCanceled: the actions that failed, by index, key and reason")
                         .items(OASFactory.createSchema().addType(SchemaType.OBJECT)

@@ -126,6 +126,8 @@ public class ProblemMapper {
                     ? "Bearer error=\"invalid_token\"" : "Bearer");
         } else if (error instanceof CairnError.AggregateBusy busy) {
             response.header("Retry-After", Math.max(1, busy.retryAfterSeconds()));
+        } else if (error instanceof CairnError.RateLimited limited) {
+            response.header("Retry-After", Math.max(1, limited.retryAfterSeconds()));
         }
         return response.build();
     }

@@ -13,6 +13,8 @@ import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.CascadeJobs;
 import dev.cairn.platform.Http;
+import dev.cairn.platform.auth.Caller;
+import dev.cairn.platform.limits.CallerLimits;
 import dev.cairn.service.EntityService.PatchWrite;
 import dev.cairn.store.CascadeStore;
 import dev.cairn.store.EntityStore;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 
 /**
  * A referenced (source) entity changed with a merge patch, and its copies brought up to date (cascade); and the
@@ -70,6 +73,7 @@ public class CascadeService {
     @Inject CascadeJobs jobs;
     @Inject JobStore jobStore;
     @Inject CairnConfig config;
+    @Inject CallerLimits limits;
 
     /**
      * Applies a merge patch to the source through the one read-patch-write cycle ({@link EntityService}: If-Match
@@ -80,8 +84,12 @@ public class CascadeService {
      *   (on this replica, or on any other if this one dies) and the answer names it with the report so far.</li>
      *   <li>transactional: the source and every copy in ONE transaction, or nothing.</li>
      * </ul>
+     * A caller whose cascade copy budget is spent is refused (429) before anything is read; the copies the cascade
+     * writes are charged to that caller as they become known.
      */
     public <T> Uni<Patched<T>> patch(Target<T> target, String body, Long ifMatch, Mode mode, String what) {
+        String caller = Caller.current().subject();
+        IntConsumer charge = limits.chargeTo(caller);
         var job = new AtomicReference<Job>();
         var report = new AtomicReference<CascadeStore.Report>();
         PatchWrite<T> write = (current, patched) -> {
@@ -95,12 +103,13 @@ public class CascadeService {
             Uni<?> written = mode == Mode.EVENTUAL
                     ? jobs.commit(sourceWrite, source).invoke(job::set)
                     : cascades.transactional(sourceWrite, target.cascade().copies().apply(target.id()), source,
-                    target.cascade().planner()).invoke(report::set);
+                    target.cascade().planner(), charge).invoke(report::set);
             return written.replaceWith(next);
         };
-        return entities.mergePatch(target.spec(), target.key(), target.type(), body, ifMatch, Set.of("id"), what,
-                        value -> true, (current, patched) -> { }, write)
-                .chain(stored -> mode == Mode.EVENTUAL ? eventual(stored, job.get())
+        return Uni.createFrom().voidItem().invoke(() -> limits.admitCascade(caller))
+                .chain(() -> entities.mergePatch(target.spec(), target.key(), target.type(), body, ifMatch, Set.of("id"),
+                        what, value -> true, (current, patched) -> { }, write))
+                .chain(stored -> mode == Mode.EVENTUAL ? eventual(stored, job.get(), charge)
                         : Uni.createFrom().item(transactional(stored, report.get())));
     }
 
@@ -116,11 +125,11 @@ public class CascadeService {
     }
 
     /** The job ran (or no job: nothing changed) within the answer's time; otherwise its progress so far, read once. */
-    private <T> Uni<Patched<T>> eventual(Stored<T> stored, Job started) {
+    private <T> Uni<Patched<T>> eventual(Stored<T> stored, Job started, IntConsumer charge) {
         if (started == null) {
             return Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), null), null));
         }
-        return jobs.start(started).ifNoItem().after(config.jobs().answerWithin()).recoverWithItem(() -> null)
+        return jobs.start(started, charge).ifNoItem().after(config.jobs().answerWithin()).recoverWithItem(() -> null)
                 .chain(ended -> ended != null
                         ? Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), ended), null))
                         : jobStore.get(started.id()).map(now -> {

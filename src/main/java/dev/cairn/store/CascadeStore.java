@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * Writes cascades: every item embedding a copy of the source is found with Queries of a ref index (never a
@@ -67,8 +68,11 @@ public class CascadeStore {
                         .filter(item -> !CopyVersions.copiesOf(item, entity).isEmpty()).toList());
     }
 
-    /** What writing one page of copies did: copies matched, written, skipped (current or gone), failed. */
-    public record PageOutcome(int matched, int updated, int skipped, List<Map<String, String>> failures) {
+    /**
+     * What writing one page of copies did: copies matched, written, skipped (current or gone), failed, and the copy
+     * writes it tried (what the page cost: copies found current when read are not written).
+     */
+    public record PageOutcome(int matched, int updated, int skipped, List<Map<String, String>> failures, int attempted) {
     }
 
     /**
@@ -81,7 +85,8 @@ public class CascadeStore {
                                       CascadePlanner planner, int concurrency, Duration retryFor) {
         var found = items.stream().filter(item -> !CopyVersions.copiesOf(item, source.entity()).isEmpty()).toList();
         List<Unit> units = planner.plan(found, source, store.now());
-        int current = found.size() - units.stream().mapToInt(Unit::copies).sum();
+        int attempted = units.stream().mapToInt(Unit::copies).sum();
+        int current = found.size() - attempted;
         long deadline = System.nanoTime() + retryFor.toNanos();
         return Multi.createFrom().iterable(units)
                 .onItem().transformToUni(unit -> run(unit, 1, deadline)).merge(Math.max(1, concurrency))
@@ -92,16 +97,16 @@ public class CascadeStore {
                     int updated = outcomes.stream().mapToInt(Outcome::updated).sum();
                     metrics.cascade("eventual", updated, failures.size());
                     return new PageOutcome(found.size(), updated,
-                            current + outcomes.stream().mapToInt(Outcome::skipped).sum(), failures);
+                            current + outcomes.stream().mapToInt(Outcome::skipped).sum(), failures, attempted);
                 });
     }
 
     /**
      * The source write and every copy in ONE transaction; more than fits is a CascadeTooLarge with nothing
-     * written.
+     * written. {@code charge} learns the number of copies once they are planned, before the transaction.
      */
     public Uni<Report> transactional(WriteAction sourceWrite, List<QuerySpec> copies, CascadeSource source,
-                                     CascadePlanner planner) {
+                                     CascadePlanner planner, IntConsumer charge) {
         return findCopies(copies, source.entity()).chain(found -> {
             List<Unit> units = planner.plan(found, source, store.now());
             var actions = new ArrayList<WriteAction>();
@@ -114,6 +119,7 @@ public class CascadeStore {
                                 + ". Nothing was written; use ?cascade=eventual", actions.size(), TransactionPlan.MAX_ACTIONS)));
             }
             int updated = units.stream().mapToInt(Unit::copies).sum();
+            charge.accept(updated);
             return store.transact(TransactionPlan.of(actions))
                     .invoke(() -> metrics.cascade("transactional", updated, 0))
                     .map(done -> new Report("transactional", found.size(), updated, found.size() - updated, 0, List.of()));

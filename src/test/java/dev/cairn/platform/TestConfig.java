@@ -49,6 +49,12 @@ final class TestConfig {
             public Retries retries() {
                 throw new UnsupportedOperationException("readiness tests retry nothing");
             }
+            public Patch patch() {
+                throw new UnsupportedOperationException("readiness tests patch nothing");
+            }
+            public Limits limits() {
+                throw new UnsupportedOperationException("readiness tests limit nothing");
+            }
             public LocalDynamodb localDynamodb() {
                 return new LocalDynamodb() {
                     public int port() { return 8765; }
