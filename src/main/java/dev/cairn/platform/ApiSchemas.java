@@ -55,6 +55,10 @@ public final class ApiSchemas {
             @Schema(required = true, description = "The first failed copies' keys and reasons: listed for cairn-admin only")
             List<Map<String, String>> failedKeys,
             String createdAt, String updatedAt, String finishedAt,
+            @Schema(description = "For a settle pass: the cascade job whose copies it reads again once the ref index has settled")
+            String settles,
+            @Schema(description = "When this job's settle pass ended: the ref index was read again and every copy still older rewritten")
+            String settledAt,
             @Schema(description = "The replica that holds the job's lease: shown to cairn-admin only") String owner,
             @Schema(description = "Until when the lease holds: shown to cairn-admin only") String leaseUntil) {
     }

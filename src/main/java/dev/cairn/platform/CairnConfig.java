@@ -28,6 +28,14 @@ public interface CairnConfig {
         /** Copy writes of an eventual cascade in flight at once. */
         @WithDefault("16")
         int concurrency();
+
+        /**
+         * How long after its pass a cascade reads the ref index again (its settle pass), for copies the index did
+         * not show yet: DynamoDB propagates GSI changes within a fraction of a second under normal conditions.
+         * {@code 0} turns settle passes off.
+         */
+        @WithDefault("5s")
+        Duration settle();
     }
 
     Jobs jobs();

@@ -97,6 +97,8 @@ public class CascadeJobResource {
         out.put("createdAt", job.createdAt() == null ? null : job.createdAt().toString());
         out.put("updatedAt", job.updatedAt() == null ? null : job.updatedAt().toString());
         out.put("finishedAt", job.finishedAt() == null ? null : job.finishedAt().toString());
+        out.put("settles", job.settles());
+        out.put("settledAt", job.settledAt() == null ? null : job.settledAt().toString());
         out.put("owner", job.lease() == null || !operator ? null : job.lease().owner());
         out.put("leaseUntil", job.lease() == null || !operator ? null : job.lease().until().toString());
         return out;

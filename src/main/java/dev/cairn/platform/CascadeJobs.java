@@ -24,7 +24,9 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,8 +96,7 @@ public class CascadeJobs {
             WriteAction job = jobs.create(Job.CASCADE, id, source.toAttributes());
             var lease = new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease()));
             return store.transact(TransactionPlan.of(List.of(sourceWrite, job)))
-                    .replaceWith(new Job(id, Job.CASCADE, State.RUNNING, source.toAttributes(), Progress.start(), lease,
-                            now, now, null));
+                    .replaceWith(Job.started(id, Job.CASCADE, source.toAttributes(), lease, now));
         });
     }
 
@@ -209,14 +210,31 @@ public class CascadeJobs {
         });
     }
 
+    /**
+     * Ends a pass. DynamoDB fills a GSI asynchronously, so the ref-index Query of a pass can miss copies written
+     * just before it (and a writer racing the source change may commit one after it): a first pass therefore
+     * schedules, in the same transaction as its end, a settle pass of the same source that any replica's worker
+     * runs once {@code cairn.cascade.settle} has passed — it reads the index again and writes whatever is still
+     * older. A settle pass's end records on the first pass that it settled.
+     */
     private Uni<Job> finish(Job job, Progress progress, State state) {
-        return jobs.finish(job, state, progress).chain(ours -> {
+        Duration settle = config.cascade().settle();
+        WriteAction after = job.settles() != null ? jobs.settled(job.settles())
+                : settle.isZero() ? null
+                : jobs.schedule(Job.CASCADE, job.settleId(), settleTarget(job), store.now().plus(settle));
+        return (after == null ? jobs.finish(job, state, progress) : jobs.finish(job, state, progress, after)).chain(ours -> {
             if (!ours) {
                 return lost(job);
             }
             metrics.jobFinished(job.kind(), state.wire());
             return Uni.createFrom().item(job.with(state, progress));
         });
+    }
+
+    private static Map<String, AttributeValue> settleTarget(Job job) {
+        var target = new HashMap<>(job.target());
+        target.put(Job.SETTLES, AttributeValue.fromS(job.id()));
+        return target;
     }
 
     private static Uni<Job> lost(Job job) {

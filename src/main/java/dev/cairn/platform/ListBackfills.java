@@ -59,8 +59,8 @@ public class ListBackfills {
             Instant now = store.now();
             String id = JobTable.newId(now);
             Map<String, AttributeValue> target = Map.of("aggregate", AttributeValue.fromS(aggregate.name()));
-            var job = new Job(id, Job.LIST_BACKFILL, State.RUNNING, target, Progress.start(),
-                    new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease())), now, now, null);
+            var job = Job.started(id, Job.LIST_BACKFILL, target,
+                    new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease())), now);
             return store.write(jobs.create(Job.LIST_BACKFILL, id, target)).invoke(() -> run(job)
                     .onFailure().invoke(failure -> LOG.warnf("list backfill %s stopped (%s); it resumes from its "
                             + "checkpoint once its lease expires", id, failure.getMessage()))

@@ -5,6 +5,7 @@ import dev.cairn.core.job.Job.State;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.query.Page;
+import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -90,6 +91,25 @@ public class JobStore {
 
     public Uni<Boolean> finish(Job job, State state, Progress progress) {
         return leases.attempt(table.finish(job, state, progress, settings.owner(), store.now()));
+    }
+
+    /**
+     * Ends a job of ours together with {@code also} in ONE transaction (what its end sets off, e.g. a scheduled
+     * follow-up job), so a process that dies in between never leaves one without the other; false once not ours.
+     */
+    public Uni<Boolean> finish(Job job, State state, Progress progress, WriteAction also) {
+        return leases.attempt(TransactionPlan.of(List.of(table.finish(job, state, progress, settings.owner(), store.now()),
+                also)));
+    }
+
+    /** A job nobody holds, claimable by any replica's worker from {@code due} on; write it with what causes it. */
+    public WriteAction schedule(String kind, String id, Map<String, AttributeValue> target, Instant due) {
+        return table.schedule(kind, id, target, store.now(), due);
+    }
+
+    /** Records that the settle pass of cascade job {@code id} is over. */
+    public WriteAction settled(String id) {
+        return table.settled(id, store.now());
     }
 
     /** Removes a job of ours that leaves nothing worth keeping; false when it is gone or no longer ours. */

@@ -38,7 +38,12 @@ final class TestConfig {
                     public Duration cacheFor() { return Duration.ZERO; }
                 };
             }
-            public Cascade cascade() { return () -> 16; }
+            public Cascade cascade() {
+                return new Cascade() {
+                    public int concurrency() { return 16; }
+                    public Duration settle() { return Duration.ofSeconds(5); }
+                };
+            }
             public Auth auth() { return () -> false; }
             public Console console() { return () -> true; }
             public Workspace workspace() { return () -> 4; }

@@ -17,7 +17,7 @@ import java.util.Map;
  * finds it after its writer died).
  */
 public record Job(String id, String kind, State state, Map<String, AttributeValue> target, Progress progress,
-                  Lease lease, Instant createdAt, Instant updatedAt, Instant finishedAt) {
+                  Lease lease, Instant createdAt, Instant updatedAt, Instant finishedAt, Instant settledAt) {
 
     public static final String CASCADE = "cascade";
     public static final String AGGREGATE_WRITE = "aggregate-write";
@@ -26,8 +26,27 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
     /** Failed copy keys kept on the job record; the count goes on past it. */
     public static final int MAX_FAILED_KEYS = 50;
 
+    /** The target attribute of a settle pass: the id of the cascade job whose copies it reads again. */
+    public static final String SETTLES = "settles";
+
     public Job {
         target = Map.copyOf(target);
+    }
+
+    /** A job as its creator starts it: running under the creator's lease, nothing done yet. */
+    public static Job started(String id, String kind, Map<String, AttributeValue> target, Lease lease, Instant now) {
+        return new Job(id, kind, State.RUNNING, target, Progress.start(), lease, now, now, null, null);
+    }
+
+    /** The cascade job this one is the settle pass of; null for a first pass (or another kind). */
+    public String settles() {
+        AttributeValue settles = target.get(SETTLES);
+        return settles == null ? null : settles.s();
+    }
+
+    /** The id of the settle pass a cascade job schedules when its own pass ends: one per job, so scheduling is idempotent. */
+    public String settleId() {
+        return id + "-settle";
     }
 
     public enum State {
@@ -74,6 +93,6 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
     }
 
     public Job with(State newState, Progress newProgress) {
-        return new Job(id, kind, newState, target, newProgress, lease, createdAt, updatedAt, finishedAt);
+        return new Job(id, kind, newState, target, newProgress, lease, createdAt, updatedAt, finishedAt, settledAt);
     }
 }

@@ -40,6 +40,9 @@ public final class JobTable {
     /** The table's TTL attribute (epoch seconds): DynamoDB deletes the item some time after it passes. */
     public static final String EXPIRES_AT = TableSpec.EXPIRES_AT;
     static final String SK = "JOB";
+    static final String SETTLED_AT = "settledAt";
+    /** The lease holder of a scheduled job: nobody, until the lease (the due time) expires and a worker claims it. */
+    static final String SCHEDULED = "scheduled";
     private static final int DUE_DIGITS = 15;
 
     private final int shards;
@@ -84,13 +87,32 @@ public final class JobTable {
     /** A new job, running under our lease (the creator works on it at once); absent before. */
     public WriteAction create(String kind, String id, Map<String, AttributeValue> target, String owner, Instant now,
                               Instant leaseUntil) {
+        return put(kind, id, target, State.RUNNING, owner, now, leaseUntil);
+    }
+
+    /**
+     * A new job nobody holds: any replica's worker claims it from {@code due} on (its lease is a placeholder that
+     * expires then). Absent before, so scheduling the same id twice writes it once.
+     */
+    public WriteAction schedule(String kind, String id, Map<String, AttributeValue> target, Instant now, Instant due) {
+        return put(kind, id, target, State.PENDING, SCHEDULED, now, due);
+    }
+
+    /** Records on a cascade job that its settle pass is over (the job is kept far longer than a settle window). */
+    public WriteAction settled(String id, Instant now) {
+        return WriteAction.updateItem(key(id), Update.create().set(SETTLED_AT, AttributeValue.fromS(now.toString())),
+                Expectation.present(null), TYPE);
+    }
+
+    private WriteAction put(String kind, String id, Map<String, AttributeValue> target, State state, String owner,
+                            Instant now, Instant leaseUntil) {
         var item = new HashMap<String, AttributeValue>();
         PrimaryKey key = key(id);
         item.putAll(key.toAttributes());
         item.put(TableSpec.TYPE, AttributeValue.fromS(TYPE));
         item.put("id", AttributeValue.fromS(id));
         item.put("kind", AttributeValue.fromS(kind));
-        item.put("state", AttributeValue.fromS(State.RUNNING.wire()));
+        item.put("state", AttributeValue.fromS(state.wire()));
         item.put("target", AttributeValue.fromM(target));
         item.putAll(progressAttributes(Progress.start()));
         item.put(TableSpec.CREATED_AT, AttributeValue.fromS(now.toString()));
@@ -204,7 +226,7 @@ public final class JobTable {
                 integer(item, "skipped"), integer(item, "failed"), failedKeys);
         return new Job(item.get("id").s(), item.get("kind").s(), State.parse(item.get("state").s()),
                 item.get("target").m(), progress, Lease.of(item), instant(item, TableSpec.CREATED_AT),
-                instant(item, TableSpec.UPDATED_AT), instant(item, "finishedAt"));
+                instant(item, TableSpec.UPDATED_AT), instant(item, "finishedAt"), instant(item, SETTLED_AT));
     }
 
     private static int integer(Map<String, AttributeValue> item, String name) {
