@@ -87,11 +87,12 @@ class JvmImageIT {
         int port = freePort();
         int management = freePort();
         Map<String, String> env = podEnvironment(local, container);
-        // What differs from the cluster: DynamoDB Local's address, host ports, and the test issuer's key.
+        // What differs from the cluster: DynamoDB Local's address, host ports, and the test issuer's key and audience.
         env.put("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE", "http://127.0.0.1:" + dynamo.port());
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(management));
         env.put("MP_JWT_VERIFY_ISSUER", TestTokens.ISSUER);
+        env.put("MP_JWT_VERIFY_AUDIENCES", TestTokens.AUDIENCE);
         Path jwtVolume = Files.createTempDirectory("cairn-jwt");
         Files.copy(TestTokens.PUBLIC_KEY_FILE, jwtVolume.resolve("public-key.pem"));
         // As a Secret volume: readable by the pod's user, not writable.

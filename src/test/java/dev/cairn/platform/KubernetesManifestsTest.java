@@ -228,6 +228,7 @@ class KubernetesManifestsTest {
         assertThat(find(docs, "Service", "cairn").at("/spec/ports").size()).as("management stays off the Service").isEqualTo(1);
         assertThat(config.at("/data/MP_JWT_VERIFY_PUBLICKEY_LOCATION").asText()).as("authentication configured").isNotEmpty();
         assertThat(config.at("/data/MP_JWT_VERIFY_ISSUER").asText()).isNotEmpty();
+        assertThat(config.at("/data/MP_JWT_VERIFY_AUDIENCES").asText()).as("tokens for other services refused").isNotEmpty();
         assertThat(config.at("/data").has("CAIRN_AUTH_ENABLED")).as("no overlay turns authentication off").isFalse();
         assertThat(find(docs, "ServiceAccount", "cairn").at("/metadata/annotations").has("eks.amazonaws.com/role-arn")).isTrue();
         assertThat(find(docs, "HorizontalPodAutoscaler", "cairn")).isNotNull();
@@ -235,11 +236,23 @@ class KubernetesManifestsTest {
         if (overlay.equals("local")) {
             assertThat(config.at("/data/QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE").asText()).isEqualTo("http://dynamodb-local:8000");
             assertThat(find(docs, "Service", "dynamodb-local").at("/spec/ports/0/port").asInt()).isEqualTo(8000);
+            assertThat(mintedTokenClaims().path("aud").asText()).as("deploy/auth/mint-token.sh mints for the local overlay")
+                    .isEqualTo(config.at("/data/MP_JWT_VERIFY_AUDIENCES").asText());
             assertThat(find(docs, "Secret", "cairn-secrets").at("/data").has("cursor-secret")).isTrue();
         } else {
             assertThat(config.at("/data").has("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE")).isFalse();
             assertThat(config.at("/data/CAIRN_TABLE_CREATE").asText()).isEqualTo("false");
         }
+    }
+
+    /** The claims of a token minted by deploy/auth/mint-token.sh with its defaults. */
+    static JsonNode mintedTokenClaims() throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("bash", "deploy/auth/mint-token.sh", "-k", "src/test/resources/auth/test-private-key.pem",
+                "-i", "https://cairn.local", "-g", "cairn-reader", "-w", "*").redirectErrorStream(true).start();
+        String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(token).isZero();
+        return MODEL.readTree(java.util.Base64.getUrlDecoder().decode(token.split("\\.")[1]));
     }
 
     /** Env names of every cairn.* property (from the config mapping) and every key set in application.properties. */
