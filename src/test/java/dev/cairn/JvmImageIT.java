@@ -86,7 +86,9 @@ class JvmImageIT {
         dynamo = EmbeddedDynamoDb.start(0, null);
         int port = freePort();
         int management = freePort();
-        Map<String, String> env = podEnvironment(local, container);
+        // The cursor secret is no literal of the overlay: created as its header says, with a random value.
+        Map<String, Map<String, String>> created = Map.of("cairn-secrets", Map.of("cursor-secret", randomHex(32)));
+        Map<String, String> env = podEnvironment(local, container, created);
         // What differs from the cluster: DynamoDB Local's address, host ports, and the test issuer's key and audience.
         env.put("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE", "http://127.0.0.1:" + dynamo.port());
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
@@ -178,8 +180,11 @@ class JvmImageIT {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launched);
     }
 
-    /** The container's environment as the kubelet builds it: the ConfigMap (envFrom), then env, secrets resolved. */
-    static Map<String, String> podEnvironment(List<JsonNode> docs, JsonNode container) {
+    /**
+     * The container's environment as the kubelet builds it: the ConfigMap (envFrom), then env, secrets resolved — from
+     * the rendered Secrets, or from those the user creates beside the overlay ({@code created}: name → key → value).
+     */
+    static Map<String, String> podEnvironment(List<JsonNode> docs, JsonNode container, Map<String, Map<String, String>> created) {
         var env = new LinkedHashMap<String, String>();
         for (JsonNode from : container.path("envFrom")) {
             if (from.has("configMapRef")) {
@@ -195,11 +200,23 @@ class JvmImageIT {
                 env.put(var.get("name").asText(), var.get("value").asText());
             } else {
                 JsonNode ref = var.at("/valueFrom/secretKeyRef");
-                env.put(var.get("name").asText(),
-                        decoded(Manifests.find(docs, "Secret", ref.get("name").asText()).at("/data/" + ref.get("key").asText())));
+                String secret = ref.get("name").asText();
+                String key = ref.get("key").asText();
+                boolean rendered = docs.stream().anyMatch(d -> d.path("kind").asText().equals("Secret")
+                        && d.at("/metadata/name").asText().equals(secret));
+                String value = rendered ? decoded(Manifests.find(docs, "Secret", secret).at("/data/" + key))
+                        : created.getOrDefault(secret, Map.of()).get(key);
+                assertThat(value).as("Secret %s key %s, rendered or created", secret, key).isNotNull();
+                env.put(var.get("name").asText(), value);
             }
         }
         return env;
+    }
+
+    static String randomHex(int bytes) {
+        byte[] random = new byte[bytes];
+        new java.security.SecureRandom().nextBytes(random);
+        return java.util.HexFormat.of().formatHex(random);
     }
 
     static String decoded(JsonNode secretValue) {

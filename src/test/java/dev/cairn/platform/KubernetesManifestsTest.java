@@ -10,8 +10,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -72,10 +76,7 @@ class KubernetesManifestsTest {
     @ParameterizedTest
     @ValueSource(strings = {"local", "aws"})
     void productionPoliciesHold(String overlay) throws Exception {
-        var objects = new ArrayList<HasMetadata>();
-        for (JsonNode doc : Manifests.render(overlay)) {
-            objects.add((HasMetadata) MODEL.treeToValue(doc, KubernetesResource.class));
-        }
+        List<HasMetadata> objects = objects(overlay);
         List<Deployment> deployments = all(objects, Deployment.class);
         for (Deployment deployment : deployments) {
             String name = deployment.getMetadata().getName();
@@ -131,6 +132,86 @@ class KubernetesManifestsTest {
             assertThat(config.getData().keySet()).as("nothing secret in ConfigMap %s", config.getMetadata().getName())
                     .noneMatch(KubernetesManifestsTest::secretLooking);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void onlyTheMonitoringNamespaceReachesTheManagementPortAndAnyoneTheApi(String overlay) throws Exception {
+        List<HasMetadata> objects = objects(overlay);
+        var podLabels = one(all(objects, Deployment.class), "cairn").getSpec().getTemplate().getMetadata().getLabels();
+        NetworkPolicy policy = all(objects, NetworkPolicy.class).stream()
+                .filter(p -> podLabels.entrySet().containsAll(p.getSpec().getPodSelector().getMatchLabels().entrySet()))
+                .findFirst().orElseThrow(() -> new AssertionError("no NetworkPolicy selects Cairn's pods"));
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).as("selects Cairn's pods, not every pod").isNotEmpty();
+        assertThat(policy.getSpec().getPolicyTypes()).contains("Ingress");
+
+        List<NetworkPolicyIngressRule> management = policy.getSpec().getIngress().stream()
+                .filter(rule -> allowsPort(rule, "management", 9000)).toList();
+        assertThat(management).as("a rule lets the management port in").isNotEmpty();
+        for (NetworkPolicyIngressRule rule : management) {
+            assertThat(rule.getFrom()).as("the management port is never open to all").isNotEmpty();
+            for (NetworkPolicyPeer peer : rule.getFrom()) {
+                assertThat(peer.getIpBlock()).isNull();
+                assertThat(peer.getNamespaceSelector()).as("only from a namespace selected by label").isNotNull();
+                assertThat(peer.getNamespaceSelector().getMatchLabels())
+                        .containsExactlyEntriesOf(Map.of("kubernetes.io/metadata.name", "monitoring"));
+            }
+        }
+        assertThat(policy.getSpec().getIngress()).as("the API port is open to every client")
+                .anyMatch(rule -> allowsPort(rule, "http", 8080) && (rule.getFrom() == null || rule.getFrom().isEmpty()));
+        if (overlay.equals("local")) {
+            NetworkPolicy dynamo = one(all(objects, NetworkPolicy.class), "dynamodb-local");
+            var dynamoPods = one(all(objects, Deployment.class), "dynamodb-local").getSpec().getTemplate().getMetadata().getLabels();
+            assertThat(dynamoPods).containsAllEntriesOf(dynamo.getSpec().getPodSelector().getMatchLabels());
+            assertThat(dynamo.getSpec().getIngress()).singleElement().satisfies(rule -> assertThat(rule.getFrom())
+                    .singleElement().satisfies(peer -> {
+                        assertThat(peer.getNamespaceSelector()).isNull();
+                        assertThat(podLabels).as("DynamoDB Local is reached by Cairn's pods only")
+                                .containsAllEntriesOf(peer.getPodSelector().getMatchLabels());
+                        assertThat(peer.getPodSelector().getMatchLabels()).containsKey("app.kubernetes.io/component");
+                    }));
+        }
+    }
+
+    /** Whether a rule lets this container port in: no ports listed means every port; a port is named or numbered. */
+    static boolean allowsPort(NetworkPolicyIngressRule rule, String name, int number) {
+        return rule.getPorts() == null || rule.getPorts().isEmpty() || rule.getPorts().stream().anyMatch(p ->
+                p.getPort() == null || name.equals(p.getPort().getStrVal()) || Integer.valueOf(number).equals(p.getPort().getIntVal()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void noKubernetesApiTokenIsMountedIntoCairnsPods(String overlay) throws Exception {
+        List<HasMetadata> objects = objects(overlay);
+        assertThat(one(all(objects, ServiceAccount.class), "cairn").getAutomountServiceAccountToken()).isFalse();
+        var pod = one(all(objects, Deployment.class), "cairn").getSpec().getTemplate().getSpec();
+        assertThat(pod.getServiceAccountName()).isEqualTo("cairn");
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void noSecretValueIsCommittedButDynamoDbLocalsDummyCredentials(String overlay) throws Exception {
+        List<JsonNode> docs = Manifests.render(overlay);
+        for (JsonNode secret : docs.stream().filter(d -> d.path("kind").asText().equals("Secret")).toList()) {
+            assertThat(overlay + "/" + secret.at("/metadata/name").asText()).isEqualTo("local/cairn-dynamodb-credentials");
+            assertThat(secret.path("stringData").isMissingNode()).isTrue();
+            secret.path("data").fields().forEachRemaining(entry -> assertThat(new String(
+                    java.util.Base64.getDecoder().decode(entry.getValue().asText()), StandardCharsets.UTF_8))
+                    .as("%s is DynamoDB Local's dummy", entry.getKey()).isEqualTo("local"));
+        }
+        // The cursor secret is referenced, never rendered: each cluster creates it with a value of its own.
+        JsonNode container = find(docs, "Deployment", "cairn").at("/spec/template/spec/containers/0");
+        assertThat(container.toString()).contains("\"cairn-secrets\"");
+        assertThat(docs).noneMatch(d -> d.path("kind").asText().equals("Secret") && d.at("/metadata/name").asText().equals("cairn-secrets"));
+    }
+
+    static List<HasMetadata> objects(String overlay) throws Exception {
+        var objects = new ArrayList<HasMetadata>();
+        for (JsonNode doc : Manifests.render(overlay)) {
+            objects.add((HasMetadata) MODEL.treeToValue(doc, KubernetesResource.class));
+        }
+        return objects;
     }
 
     static boolean secretLooking(String name) {
@@ -238,7 +319,6 @@ class KubernetesManifestsTest {
             assertThat(find(docs, "Service", "dynamodb-local").at("/spec/ports/0/port").asInt()).isEqualTo(8000);
             assertThat(mintedTokenClaims().path("aud").asText()).as("deploy/auth/mint-token.sh mints for the local overlay")
                     .isEqualTo(config.at("/data/MP_JWT_VERIFY_AUDIENCES").asText());
-            assertThat(find(docs, "Secret", "cairn-secrets").at("/data").has("cursor-secret")).isTrue();
         } else {
             assertThat(config.at("/data").has("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE")).isFalse();
             assertThat(config.at("/data/CAIRN_TABLE_CREATE").asText()).isEqualTo("false");
