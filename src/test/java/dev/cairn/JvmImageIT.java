@@ -77,6 +77,14 @@ class JvmImageIT {
         assertThat(trusted.lines().filter(l -> l.contains("trustedCertEntry")).count())
                 .as("the JRE's trust store holds Debian's CA certificates").isGreaterThan(100);
 
+        // The app's files are root's and not writable by the user it runs as, even on a writable root (no --read-only
+        // here): the service can neither change its own code nor add files beside it.
+        assertThat(findAsAppUser("/deployments", "(", "-writable", "-o", "!", "-user", "0", "-o", "-perm", "/022", ")"))
+                .as("under /deployments: writable by user 185, or not root's, or group/other-writable").isEmpty();
+        // The same check sees a place user 185 may write, and reads the app's files.
+        assertThat(findAsAppUser("/tmp", "-maxdepth", "0", "-writable")).containsExactly("/tmp");
+        assertThat(findAsAppUser("/deployments", "-name", "quarkus-run.jar")).containsExactly("/deployments/quarkus-run.jar");
+
         List<JsonNode> local = Manifests.render("local");
         JsonNode deployment = Manifests.find(local, "Deployment", "cairn");
         JsonNode container = deployment.at("/spec/template/spec/containers/0");
@@ -159,6 +167,14 @@ class JvmImageIT {
         Files.createDirectories(REPORT.getParent());
         Files.writeString(REPORT, report);
         System.out.print(report);
+    }
+
+    /** What find(1) prints, run in a throwaway container of the image as user 185 (the image's root writable). */
+    static List<String> findAsAppUser(String... args) throws Exception {
+        var command = new ArrayList<>(List.of("run", "--rm", "--network", "none", "--user", "185", "--cgroups", "disabled",
+                "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096", "--entrypoint", "find", "localhost/cairn:jvm"));
+        command.addAll(List.of(args));
+        return podman(command.toArray(String[]::new)).lines().toList();
     }
 
     /** Starts a container of the image (detached) and waits for readiness; the milliseconds from launch to ready. */
