@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.platform.TestTokens;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -11,7 +12,10 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The packaged app in its prod profile refuses to start with authentication on and no usable verification key. */
+/**
+ * The packaged app in its prod profile refuses to start with authentication on and no usable verification key, or no
+ * audience to verify tokens against.
+ */
 class AuthFailsClosedIT {
 
     @Test
@@ -25,12 +29,24 @@ class AuthFailsClosedIT {
     void thePackagedAppRefusesToStartWithAKeyItCannotRead() throws Exception {
         // E.g. a Secret volume mounted at another path, or unreadable for the pod's user: else every request is a 500.
         String missing = Files.createTempDirectory("cairn-no-key").resolve("public-key.pem").toString();
-        assertThat(startAndFail("-Dmp.jwt.verify.publickey.location=" + missing, "-Dmp.jwt.verify.issuer=https://cairn.test"))
+        assertThat(startAndFail("-Dmp.jwt.verify.publickey.location=" + missing, "-Dmp.jwt.verify.issuer=https://cairn.test",
+                "-Dmp.jwt.verify.audiences=cairn-test"))
                 .contains("the JWT verification key " + missing + " cannot be read")
                 .contains("refusing to start");
     }
 
-    /** Starts the packaged app with everything else a prod start needs, so only the key can stop it; its log. */
+    @Test
+    void thePackagedAppRefusesToStartWithoutAnAudience() throws Exception {
+        // Else a token the issuer minted for any other service (any client of a shared user pool) would get in.
+        assertThat(startAndFail("-Dmp.jwt.verify.publickey.location=" + TestTokens.PUBLIC_KEY_FILE,
+                "-Dmp.jwt.verify.issuer=" + TestTokens.ISSUER))
+                .contains("Authentication is on (cairn.auth.enabled=true) but no token audience is configured")
+                .contains("mp.jwt.verify.audiences")
+                .doesNotContain("no JWT verification key")
+                .contains("refusing to start");
+    }
+
+    /** Starts the packaged app with everything else a prod start needs, so only what is tested can stop it; its log. */
     static String startAndFail(String... extra) throws Exception {
         Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
         assertThat(jar).exists();

@@ -77,6 +77,14 @@ class JvmImageIT {
         assertThat(trusted.lines().filter(l -> l.contains("trustedCertEntry")).count())
                 .as("the JRE's trust store holds Debian's CA certificates").isGreaterThan(100);
 
+        // The app's files are root's and not writable by the user it runs as, even on a writable root (no --read-only
+        // here): the service can neither change its own code nor add files beside it.
+        assertThat(findAsAppUser("/deployments", "(", "-writable", "-o", "!", "-user", "0", "-o", "-perm", "/022", ")"))
+                .as("under /deployments: writable by user 185, or not root's, or group/other-writable").isEmpty();
+        // The same check sees a place user 185 may write, and reads the app's files.
+        assertThat(findAsAppUser("/tmp", "-maxdepth", "0", "-writable")).containsExactly("/tmp");
+        assertThat(findAsAppUser("/deployments", "-name", "quarkus-run.jar")).containsExactly("/deployments/quarkus-run.jar");
+
         List<JsonNode> local = Manifests.render("local");
         JsonNode deployment = Manifests.find(local, "Deployment", "cairn");
         JsonNode container = deployment.at("/spec/template/spec/containers/0");
@@ -86,12 +94,15 @@ class JvmImageIT {
         dynamo = EmbeddedDynamoDb.start(0, null);
         int port = freePort();
         int management = freePort();
-        Map<String, String> env = podEnvironment(local, container);
-        // What differs from the cluster: DynamoDB Local's address, host ports, and the test issuer's key.
+        // The cursor secret is no literal of the overlay: created as its header says, with a random value.
+        Map<String, Map<String, String>> created = Map.of("cairn-secrets", Map.of("cursor-secret", randomHex(32)));
+        Map<String, String> env = podEnvironment(local, container, created);
+        // What differs from the cluster: DynamoDB Local's address, host ports, and the test issuer's key and audience.
         env.put("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE", "http://127.0.0.1:" + dynamo.port());
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(management));
         env.put("MP_JWT_VERIFY_ISSUER", TestTokens.ISSUER);
+        env.put("MP_JWT_VERIFY_AUDIENCES", TestTokens.AUDIENCE);
         Path jwtVolume = Files.createTempDirectory("cairn-jwt");
         Files.copy(TestTokens.PUBLIC_KEY_FILE, jwtVolume.resolve("public-key.pem"));
         // As a Secret volume: readable by the pod's user, not writable.
@@ -158,6 +169,14 @@ class JvmImageIT {
         System.out.print(report);
     }
 
+    /** What find(1) prints, run in a throwaway container of the image as user 185 (the image's root writable). */
+    static List<String> findAsAppUser(String... args) throws Exception {
+        var command = new ArrayList<>(List.of("run", "--rm", "--network", "none", "--user", "185", "--cgroups", "disabled",
+                "--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096", "--entrypoint", "find", "localhost/cairn:jvm"));
+        command.addAll(List.of(args));
+        return podman(command.toArray(String[]::new)).lines().toList();
+    }
+
     /** Starts a container of the image (detached) and waits for readiness; the milliseconds from launch to ready. */
     long startToReady(String container, List<String> podSpec, List<String> runOptions, String readyUrl, String... args)
             throws Exception {
@@ -177,8 +196,11 @@ class JvmImageIT {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launched);
     }
 
-    /** The container's environment as the kubelet builds it: the ConfigMap (envFrom), then env, secrets resolved. */
-    static Map<String, String> podEnvironment(List<JsonNode> docs, JsonNode container) {
+    /**
+     * The container's environment as the kubelet builds it: the ConfigMap (envFrom), then env, secrets resolved — from
+     * the rendered Secrets, or from those the user creates beside the overlay ({@code created}: name → key → value).
+     */
+    static Map<String, String> podEnvironment(List<JsonNode> docs, JsonNode container, Map<String, Map<String, String>> created) {
         var env = new LinkedHashMap<String, String>();
         for (JsonNode from : container.path("envFrom")) {
             if (from.has("configMapRef")) {
@@ -194,11 +216,23 @@ class JvmImageIT {
                 env.put(var.get("name").asText(), var.get("value").asText());
             } else {
                 JsonNode ref = var.at("/valueFrom/secretKeyRef");
-                env.put(var.get("name").asText(),
-                        decoded(Manifests.find(docs, "Secret", ref.get("name").asText()).at("/data/" + ref.get("key").asText())));
+                String secret = ref.get("name").asText();
+                String key = ref.get("key").asText();
+                boolean rendered = docs.stream().anyMatch(d -> d.path("kind").asText().equals("Secret")
+                        && d.at("/metadata/name").asText().equals(secret));
+                String value = rendered ? decoded(Manifests.find(docs, "Secret", secret).at("/data/" + key))
+                        : created.getOrDefault(secret, Map.of()).get(key);
+                assertThat(value).as("Secret %s key %s, rendered or created", secret, key).isNotNull();
+                env.put(var.get("name").asText(), value);
             }
         }
         return env;
+    }
+
+    static String randomHex(int bytes) {
+        byte[] random = new byte[bytes];
+        new java.security.SecureRandom().nextBytes(random);
+        return java.util.HexFormat.of().formatHex(random);
     }
 
     static String decoded(JsonNode secretValue) {

@@ -10,8 +10,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -72,10 +76,7 @@ class KubernetesManifestsTest {
     @ParameterizedTest
     @ValueSource(strings = {"local", "aws"})
     void productionPoliciesHold(String overlay) throws Exception {
-        var objects = new ArrayList<HasMetadata>();
-        for (JsonNode doc : Manifests.render(overlay)) {
-            objects.add((HasMetadata) MODEL.treeToValue(doc, KubernetesResource.class));
-        }
+        List<HasMetadata> objects = objects(overlay);
         List<Deployment> deployments = all(objects, Deployment.class);
         for (Deployment deployment : deployments) {
             String name = deployment.getMetadata().getName();
@@ -131,6 +132,86 @@ class KubernetesManifestsTest {
             assertThat(config.getData().keySet()).as("nothing secret in ConfigMap %s", config.getMetadata().getName())
                     .noneMatch(KubernetesManifestsTest::secretLooking);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void onlyTheMonitoringNamespaceReachesTheManagementPortAndAnyoneTheApi(String overlay) throws Exception {
+        List<HasMetadata> objects = objects(overlay);
+        var podLabels = one(all(objects, Deployment.class), "cairn").getSpec().getTemplate().getMetadata().getLabels();
+        NetworkPolicy policy = all(objects, NetworkPolicy.class).stream()
+                .filter(p -> podLabels.entrySet().containsAll(p.getSpec().getPodSelector().getMatchLabels().entrySet()))
+                .findFirst().orElseThrow(() -> new AssertionError("no NetworkPolicy selects Cairn's pods"));
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).as("selects Cairn's pods, not every pod").isNotEmpty();
+        assertThat(policy.getSpec().getPolicyTypes()).contains("Ingress");
+
+        List<NetworkPolicyIngressRule> management = policy.getSpec().getIngress().stream()
+                .filter(rule -> allowsPort(rule, "management", 9000)).toList();
+        assertThat(management).as("a rule lets the management port in").isNotEmpty();
+        for (NetworkPolicyIngressRule rule : management) {
+            assertThat(rule.getFrom()).as("the management port is never open to all").isNotEmpty();
+            for (NetworkPolicyPeer peer : rule.getFrom()) {
+                assertThat(peer.getIpBlock()).isNull();
+                assertThat(peer.getNamespaceSelector()).as("only from a namespace selected by label").isNotNull();
+                assertThat(peer.getNamespaceSelector().getMatchLabels())
+                        .containsExactlyEntriesOf(Map.of("kubernetes.io/metadata.name", "monitoring"));
+            }
+        }
+        assertThat(policy.getSpec().getIngress()).as("the API port is open to every client")
+                .anyMatch(rule -> allowsPort(rule, "http", 8080) && (rule.getFrom() == null || rule.getFrom().isEmpty()));
+        if (overlay.equals("local")) {
+            NetworkPolicy dynamo = one(all(objects, NetworkPolicy.class), "dynamodb-local");
+            var dynamoPods = one(all(objects, Deployment.class), "dynamodb-local").getSpec().getTemplate().getMetadata().getLabels();
+            assertThat(dynamoPods).containsAllEntriesOf(dynamo.getSpec().getPodSelector().getMatchLabels());
+            assertThat(dynamo.getSpec().getIngress()).singleElement().satisfies(rule -> assertThat(rule.getFrom())
+                    .singleElement().satisfies(peer -> {
+                        assertThat(peer.getNamespaceSelector()).isNull();
+                        assertThat(podLabels).as("DynamoDB Local is reached by Cairn's pods only")
+                                .containsAllEntriesOf(peer.getPodSelector().getMatchLabels());
+                        assertThat(peer.getPodSelector().getMatchLabels()).containsKey("app.kubernetes.io/component");
+                    }));
+        }
+    }
+
+    /** Whether a rule lets this container port in: no ports listed means every port; a port is named or numbered. */
+    static boolean allowsPort(NetworkPolicyIngressRule rule, String name, int number) {
+        return rule.getPorts() == null || rule.getPorts().isEmpty() || rule.getPorts().stream().anyMatch(p ->
+                p.getPort() == null || name.equals(p.getPort().getStrVal()) || Integer.valueOf(number).equals(p.getPort().getIntVal()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void noKubernetesApiTokenIsMountedIntoCairnsPods(String overlay) throws Exception {
+        List<HasMetadata> objects = objects(overlay);
+        assertThat(one(all(objects, ServiceAccount.class), "cairn").getAutomountServiceAccountToken()).isFalse();
+        var pod = one(all(objects, Deployment.class), "cairn").getSpec().getTemplate().getSpec();
+        assertThat(pod.getServiceAccountName()).isEqualTo("cairn");
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"local", "aws"})
+    void noSecretValueIsCommittedButDynamoDbLocalsDummyCredentials(String overlay) throws Exception {
+        List<JsonNode> docs = Manifests.render(overlay);
+        for (JsonNode secret : docs.stream().filter(d -> d.path("kind").asText().equals("Secret")).toList()) {
+            assertThat(overlay + "/" + secret.at("/metadata/name").asText()).isEqualTo("local/cairn-dynamodb-credentials");
+            assertThat(secret.path("stringData").isMissingNode()).isTrue();
+            secret.path("data").fields().forEachRemaining(entry -> assertThat(new String(
+                    java.util.Base64.getDecoder().decode(entry.getValue().asText()), StandardCharsets.UTF_8))
+                    .as("%s is DynamoDB Local's dummy", entry.getKey()).isEqualTo("local"));
+        }
+        // The cursor secret is referenced, never rendered: each cluster creates it with a value of its own.
+        JsonNode container = find(docs, "Deployment", "cairn").at("/spec/template/spec/containers/0");
+        assertThat(container.toString()).contains("\"cairn-secrets\"");
+        assertThat(docs).noneMatch(d -> d.path("kind").asText().equals("Secret") && d.at("/metadata/name").asText().equals("cairn-secrets"));
+    }
+
+    static List<HasMetadata> objects(String overlay) throws Exception {
+        var objects = new ArrayList<HasMetadata>();
+        for (JsonNode doc : Manifests.render(overlay)) {
+            objects.add((HasMetadata) MODEL.treeToValue(doc, KubernetesResource.class));
+        }
+        return objects;
     }
 
     static boolean secretLooking(String name) {
@@ -228,6 +309,7 @@ class KubernetesManifestsTest {
         assertThat(find(docs, "Service", "cairn").at("/spec/ports").size()).as("management stays off the Service").isEqualTo(1);
         assertThat(config.at("/data/MP_JWT_VERIFY_PUBLICKEY_LOCATION").asText()).as("authentication configured").isNotEmpty();
         assertThat(config.at("/data/MP_JWT_VERIFY_ISSUER").asText()).isNotEmpty();
+        assertThat(config.at("/data/MP_JWT_VERIFY_AUDIENCES").asText()).as("tokens for other services refused").isNotEmpty();
         assertThat(config.at("/data").has("CAIRN_AUTH_ENABLED")).as("no overlay turns authentication off").isFalse();
         assertThat(find(docs, "ServiceAccount", "cairn").at("/metadata/annotations").has("eks.amazonaws.com/role-arn")).isTrue();
         assertThat(find(docs, "HorizontalPodAutoscaler", "cairn")).isNotNull();
@@ -235,11 +317,22 @@ class KubernetesManifestsTest {
         if (overlay.equals("local")) {
             assertThat(config.at("/data/QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE").asText()).isEqualTo("http://dynamodb-local:8000");
             assertThat(find(docs, "Service", "dynamodb-local").at("/spec/ports/0/port").asInt()).isEqualTo(8000);
-            assertThat(find(docs, "Secret", "cairn-secrets").at("/data").has("cursor-secret")).isTrue();
+            assertThat(mintedTokenClaims().path("aud").asText()).as("deploy/auth/mint-token.sh mints for the local overlay")
+                    .isEqualTo(config.at("/data/MP_JWT_VERIFY_AUDIENCES").asText());
         } else {
             assertThat(config.at("/data").has("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE")).isFalse();
             assertThat(config.at("/data/CAIRN_TABLE_CREATE").asText()).isEqualTo("false");
         }
+    }
+
+    /** The claims of a token minted by deploy/auth/mint-token.sh with its defaults. */
+    static JsonNode mintedTokenClaims() throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("bash", "deploy/auth/mint-token.sh", "-k", "src/test/resources/auth/test-private-key.pem",
+                "-i", "https://cairn.local", "-g", "cairn-reader", "-w", "*").redirectErrorStream(true).start();
+        String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(token).isZero();
+        return MODEL.readTree(java.util.Base64.getUrlDecoder().decode(token.split("\\.")[1]));
     }
 
     /** Env names of every cairn.* property (from the config mapping) and every key set in application.properties. */

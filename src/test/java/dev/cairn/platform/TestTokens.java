@@ -3,12 +3,16 @@ package dev.cairn.platform;
 import io.smallrye.jwt.build.Jwt;
 import io.smallrye.jwt.build.JwtClaimsBuilder;
 import io.smallrye.jwt.util.KeyUtils;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.lang.JoseException;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -18,6 +22,8 @@ import java.util.Set;
 public final class TestTokens {
 
     public static final String ISSUER = "https://cairn.test";
+    /** The audience the test configuration expects (mp.jwt.verify.audiences); every token here carries it. */
+    public static final String AUDIENCE = "cairn-test";
     public static final Path PUBLIC_KEY_FILE = Path.of("src/test/resources/auth/test-public-key.pem").toAbsolutePath();
     private static final Path PRIVATE_KEY_FILE = Path.of("src/test/resources/auth/test-private-key.pem");
 
@@ -38,8 +44,8 @@ public final class TestTokens {
     }
 
     public static JwtClaimsBuilder claims(String subject, List<String> workspaces, String... groups) {
-        var claims = Jwt.issuer(ISSUER).subject(subject).upn(subject).groups(Set.of(groups))
-                .expiresAt(Instant.now().plusSeconds(600));
+        var claims = Jwt.issuer(ISSUER).audience(AUDIENCE).subject(subject).upn(subject).groups(Set.of(groups))
+                .issuedAt(Instant.now()).expiresAt(Instant.now().plusSeconds(600));
         return workspaces == null ? claims : claims.claim("workspaces", workspaces);
     }
 
@@ -49,8 +55,32 @@ public final class TestTokens {
     }
 
     public static String wrongIssuer() {
-        return Jwt.issuer("https://someone-else.example").subject("mallory").groups(Set.of("cairn-admin"))
+        return Jwt.issuer("https://someone-else.example").audience(AUDIENCE).subject("mallory").groups(Set.of("cairn-admin"))
                 .claim("workspaces", List.of("*")).sign(privateKey());
+    }
+
+    /** An admin token signed by the trusted key, issued {@code issuedAgo} ago (negative: ahead) and living {@code lifetime}. */
+    public static String admin(Duration issuedAgo, Duration lifetime) {
+        Instant issuedAt = Instant.now().minus(issuedAgo);
+        return claims("admin", List.of("*"), "cairn-admin").issuedAt(issuedAt).expiresAt(issuedAt.plus(lifetime))
+                .sign(privateKey());
+    }
+
+    /**
+     * A valid admin token without an {@code iat} claim, signed by hand: smallrye-jwt-build adds one whenever it is
+     * missing.
+     */
+    public static String withoutIssuedAt() {
+        var jws = new JsonWebSignature();
+        jws.setPayload("{\"iss\":\"" + ISSUER + "\",\"aud\":\"" + AUDIENCE + "\",\"sub\":\"admin\",\"upn\":\"admin\","
+                + "\"groups\":[\"cairn-admin\"],\"workspaces\":\"*\",\"exp\":" + (Instant.now().getEpochSecond() + 600) + "}");
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        jws.setKey(privateKey());
+        try {
+            return jws.getCompactSerialization();
+        } catch (JoseException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Signed by a key the service does not trust. */
@@ -68,8 +98,10 @@ public final class TestTokens {
     public static String algNone() {
         var encoder = Base64.getUrlEncoder().withoutPadding();
         String header = encoder.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
-        String payload = encoder.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"sub\":\"mallory\",\"groups\":[\"cairn-admin\"],"
-                + "\"workspaces\":\"*\",\"exp\":" + (Instant.now().getEpochSecond() + 600) + "}").getBytes(StandardCharsets.UTF_8));
+        long now = Instant.now().getEpochSecond();
+        String payload = encoder.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"aud\":\"" + AUDIENCE + "\",\"sub\":\"mallory\","
+                + "\"groups\":[\"cairn-admin\"],\"workspaces\":\"*\",\"iat\":" + now + ",\"exp\":" + (now + 600) + "}")
+                .getBytes(StandardCharsets.UTF_8));
         return header + "." + payload + ".";
     }
 

@@ -15,9 +15,11 @@ import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -40,10 +42,13 @@ public class AccessControl {
 
     private final CairnConfig config;
     private final CurrentIdentityAssociation identities;
+    private final long clockSkewSeconds;
 
-    public AccessControl(CairnConfig config, CurrentIdentityAssociation identities) {
+    public AccessControl(CairnConfig config, CurrentIdentityAssociation identities,
+                         @ConfigProperty(name = "mp.jwt.verify.clock.skew", defaultValue = "60") long clockSkewSeconds) {
         this.config = config;
         this.identities = identities;
+        this.clockSkewSeconds = clockSkewSeconds;
     }
 
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
@@ -58,10 +63,10 @@ public class AccessControl {
         boolean tokenPresented = request.getHeaderString("Authorization") != null;
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> unauthenticated(
-                        "the bearer token was refused: it is malformed, expired, not signed by a trusted key, "
-                                + "or from another issuer", true))
+                        "the bearer token was refused: it is malformed, expired or too old, not signed by a trusted "
+                                + "key, from another issuer or for another audience", true))
                 .map(identity -> {
-                    Caller caller = caller(identity, tokenPresented);
+                    Caller caller = caller(identity, tokenPresented, clockSkewSeconds);
                     Role needed = neededRole(request, resource);
                     if (!caller.has(needed)) {
                         throw new CairnException(new CairnError.Forbidden(
@@ -73,10 +78,13 @@ public class AccessControl {
                 });
     }
 
-    private static Caller caller(SecurityIdentity identity, boolean tokenPresented) {
+    private static Caller caller(SecurityIdentity identity, boolean tokenPresented, long clockSkewSeconds) {
         if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
             throw unauthenticated(tokenPresented ? "the bearer token was refused" : "a bearer token is required",
                     tokenPresented);
+        }
+        if (issuedInTheFuture(token.getIssuedAtTime(), Instant.now().getEpochSecond(), clockSkewSeconds)) {
+            throw unauthenticated("the bearer token was refused: it is issued in the future", true);
         }
         Set<Role> roles = EnumSet.noneOf(Role.class);
         for (String group : identity.getRoles()) {
@@ -86,6 +94,14 @@ public class AccessControl {
             }
         }
         return Caller.of(token.getName(), roles, workspaces(token.getClaim(WORKSPACES_CLAIM)));
+    }
+
+    /**
+     * smallrye-jwt bounds a token's lifetime (exp - iat) and its age (now - iat) but accepts an iat in the future, which
+     * would let a token issued "in ten years" for an hour be used from now on: beyond the clock skew it is refused.
+     */
+    static boolean issuedInTheFuture(long issuedAt, long now, long clockSkewSeconds) {
+        return issuedAt > now + clockSkewSeconds;
     }
 
     /** The {@code workspaces} claim: a list of ids or {@code "*"}; missing means no workspace at all (fail closed). */

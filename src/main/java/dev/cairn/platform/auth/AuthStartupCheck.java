@@ -11,9 +11,15 @@ import org.jboss.logging.Logger;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
-/** Fails closed: with authentication on, the service does not start without a verification key and an issuer. */
+/**
+ * Fails closed: with authentication on, the service does not start without a verification key, an issuer and an
+ * audience.
+ */
 @Singleton
 public class AuthStartupCheck {
 
@@ -30,13 +36,9 @@ public class AuthStartupCheck {
             }
             return;
         }
-        boolean key = present(config, "mp.jwt.verify.publickey.location") || present(config, "mp.jwt.verify.publickey");
-        boolean issuer = present(config, "mp.jwt.verify.issuer");
-        if (!key || !issuer) {
-            throw new IllegalStateException("Authentication is on (cairn.auth.enabled=true) but "
-                    + (key ? "" : "no JWT verification key is configured (set mp.jwt.verify.publickey.location to a PEM "
-                    + "or JWKS file or URL)") + (!key && !issuer ? " and " : "")
-                    + (issuer ? "" : "no token issuer is configured (set mp.jwt.verify.issuer)")
+        List<String> missing = missingSettings(name -> present(config, name));
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("Authentication is on (cairn.auth.enabled=true) but " + String.join(" and ", missing)
                     + "; refusing to start. Set cairn.auth.enabled=false only where no one else can reach the service.");
         }
         config.getOptionalValue("mp.jwt.verify.publickey.location", String.class).filter(AuthStartupCheck::set)
@@ -45,7 +47,28 @@ public class AuthStartupCheck {
                     throw new IllegalStateException("Authentication is on (cairn.auth.enabled=true) but " + problem
                             + "; refusing to start.");
                 });
-        LOG.infof("Authentication is on: bearer JWTs from issuer %s", config.getValue("mp.jwt.verify.issuer", String.class));
+        LOG.infof("Authentication is on: bearer JWTs from issuer %s for audience %s",
+                config.getValue("mp.jwt.verify.issuer", String.class), config.getValue("mp.jwt.verify.audiences", String.class));
+    }
+
+    /**
+     * What is missing of the settings authentication cannot go without: a key, an issuer, and an audience — without
+     * one, a token the same issuer minted for any other service (any client of a shared user pool) would be accepted.
+     */
+    static List<String> missingSettings(Predicate<String> present) {
+        var missing = new ArrayList<String>();
+        if (!present.test("mp.jwt.verify.publickey.location") && !present.test("mp.jwt.verify.publickey")) {
+            missing.add("no JWT verification key is configured (set mp.jwt.verify.publickey.location to a PEM or JWKS file"
+                    + " or URL)");
+        }
+        if (!present.test("mp.jwt.verify.issuer")) {
+            missing.add("no token issuer is configured (set mp.jwt.verify.issuer)");
+        }
+        if (!present.test("mp.jwt.verify.audiences")) {
+            missing.add("no token audience is configured (set mp.jwt.verify.audiences to the aud value of tokens minted"
+                    + " for this service)");
+        }
+        return missing;
     }
 
     /**

@@ -11,6 +11,7 @@ public class AuthEnabledProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return Map.of("cairn.auth.enabled", "true",
                 "mp.jwt.verify.publickey.location", TestTokens.PUBLIC_KEY_FILE.toUri().toString(),
-                "mp.jwt.verify.issuer", TestTokens.ISSUER);
+                "mp.jwt.verify.issuer", TestTokens.ISSUER,
+                "mp.jwt.verify.audiences", TestTokens.AUDIENCE);
     }
 }

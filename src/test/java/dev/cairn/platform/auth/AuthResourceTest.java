@@ -5,13 +5,16 @@ import dev.cairn.platform.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.smallrye.jwt.build.JwtClaimsBuilder;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
@@ -57,21 +60,58 @@ class AuthResourceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"expired", "wrongIssuer", "wrongSignature", "algNone", "garbage", "notBearer"})
+    @ValueSource(strings = {"expired", "wrongIssuer", "wrongSignature", "algNone", "garbage", "notBearer",
+            "foreignAudience", "noAudience", "tenYearLifetime", "olderThanMaxAge", "noIssuedAt", "issuedInTheFuture"})
     void aRefusedTokenIs401WithInvalidTokenAndWritesNothing(String kind) {
-        String header = switch (kind) {
-            case "expired" -> "Bearer " + TestTokens.expired();
-            case "wrongIssuer" -> "Bearer " + TestTokens.wrongIssuer();
-            case "wrongSignature" -> "Bearer " + TestTokens.wrongSignature();
-            case "algNone" -> "Bearer " + TestTokens.algNone();
-            case "garbage" -> "Bearer not.a.jwt";
-            default -> "Basic " + java.util.Base64.getEncoder().encodeToString("admin:admin".getBytes());
-        };
+        String header = kind.equals("notBearer") ? "Basic " + java.util.Base64.getEncoder().encodeToString("admin:admin".getBytes())
+                : "Bearer " + refusedToken(kind);
         String ws = unique("ws");
         Response refused = as(header).contentType(ContentType.JSON).body(workspaceJson(ws)).post("/workspaces");
         refused.then().statusCode(401).contentType(PROBLEM).body("code", equalTo("Unauthenticated"));
         assertThat(refused.header("WWW-Authenticate")).startsWith("Bearer");
         as(TestTokens.admin()).get("/workspaces/{id}", ws).then().statusCode(404);
+    }
+
+    static String refusedToken(String kind) {
+        return switch (kind) {
+            case "expired" -> TestTokens.expired();
+            case "wrongIssuer" -> TestTokens.wrongIssuer();
+            case "wrongSignature" -> TestTokens.wrongSignature();
+            case "algNone" -> TestTokens.algNone();
+            case "garbage" -> "not.a.jwt";
+            // Same issuer and key, minted for another service (another client of a shared user pool), or for none.
+            case "foreignAudience" -> adminClaims().audience("billing-service").sign(TestTokens.privateKey());
+            case "noAudience" -> adminClaims().remove("aud").sign(TestTokens.privateKey());
+            case "tenYearLifetime" -> TestTokens.admin(Duration.ZERO, Duration.ofDays(3650));
+            // Expired 10 s ago (inside the skew) after a lifetime under the hour: only its age refuses it.
+            case "olderThanMaxAge" -> TestTokens.admin(Duration.ofSeconds(3605), Duration.ofSeconds(3595));
+            case "noIssuedAt" -> TestTokens.withoutIssuedAt();
+            // An hour-long token "issued" in a year: its lifetime and age pass, yet it would work for a year from now.
+            case "issuedInTheFuture" -> TestTokens.admin(Duration.ofDays(-365), Duration.ofHours(1));
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
+    static JwtClaimsBuilder adminClaims() {
+        return TestTokens.claims("admin", List.of("*"), "cairn-admin");
+    }
+
+    @Test
+    void tokensAtTheLimitsOfTheirTimesAndAudiencesAreAccepted() {
+        // 30 s of clock skew: expired 10 s ago, or issued 10 s ahead by a clock that runs fast.
+        as("Bearer " + TestTokens.admin(Duration.ofSeconds(600), Duration.ofSeconds(590))).get("/access-patterns")
+                .then().statusCode(200);
+        as("Bearer " + TestTokens.admin(Duration.ofSeconds(-10), Duration.ofMinutes(10))).get("/access-patterns")
+                .then().statusCode(200);
+        // Outside the skew: expired a minute ago, issued a minute ahead.
+        as("Bearer " + TestTokens.admin(Duration.ofSeconds(660), Duration.ofSeconds(600))).get("/access-patterns")
+                .then().statusCode(401);
+        as("Bearer " + TestTokens.admin(Duration.ofSeconds(-60), Duration.ofMinutes(10))).get("/access-patterns")
+                .then().statusCode(401);
+        // The longest lifetime there is, and a token for several audiences, this service among them.
+        as("Bearer " + TestTokens.admin(Duration.ZERO, Duration.ofHours(1))).get("/access-patterns").then().statusCode(200);
+        as("Bearer " + adminClaims().audience(Set.of("billing-service", TestTokens.AUDIENCE)).sign(TestTokens.privateKey()))
+                .get("/access-patterns").then().statusCode(200);
     }
 
     @Test
@@ -218,7 +258,7 @@ class AuthResourceTest {
     @Test
     void aTokenMintedByTheReadmeScriptIsAccepted() throws Exception {
         var process = new ProcessBuilder("bash", "deploy/auth/mint-token.sh", "-k", "src/test/resources/auth/test-private-key.pem",
-                "-i", TestTokens.ISSUER, "-g", "cairn-reader", "-w", "*").redirectErrorStream(true).start();
+                "-i", TestTokens.ISSUER, "-a", TestTokens.AUDIENCE, "-g", "cairn-reader", "-w", "*").redirectErrorStream(true).start();
         String token = new String(process.getInputStream().readAllBytes()).trim();
         assertThat(process.waitFor()).isZero();
         as("Bearer " + token).get("/access-patterns").then().statusCode(200);

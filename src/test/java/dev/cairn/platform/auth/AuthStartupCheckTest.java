@@ -5,13 +5,39 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The verification key is found where smallrye-jwt will look for it, or the service refuses to start. */
+/**
+ * Authentication on needs a verification key (found where smallrye-jwt will look for it), an issuer and an audience,
+ * or the service refuses to start.
+ */
 class AuthStartupCheckTest {
 
     final ClassLoader classLoader = AuthStartupCheckTest.class.getClassLoader();
+
+    @Test
+    void keyIssuerAndAudienceTogetherAreEnough() {
+        assertThat(AuthStartupCheck.missingSettings(Set.of("mp.jwt.verify.publickey.location", "mp.jwt.verify.issuer",
+                "mp.jwt.verify.audiences")::contains)).isEmpty();
+        assertThat(AuthStartupCheck.missingSettings(Set.of("mp.jwt.verify.publickey", "mp.jwt.verify.issuer",
+                "mp.jwt.verify.audiences")::contains)).as("an inline key counts too").isEmpty();
+    }
+
+    @Test
+    void withoutAnAudienceTheServiceRefusesToStartAndSaysWhichKeyToSet() {
+        assertThat(AuthStartupCheck.missingSettings(Set.of("mp.jwt.verify.publickey.location", "mp.jwt.verify.issuer")::contains))
+                .singleElement().asString().contains("no token audience is configured").contains("mp.jwt.verify.audiences");
+    }
+
+    @Test
+    void everyMissingSettingIsNamed() {
+        assertThat(AuthStartupCheck.missingSettings(name -> false)).hasSize(3)
+                .anySatisfy(m -> assertThat(m).contains("mp.jwt.verify.publickey.location"))
+                .anySatisfy(m -> assertThat(m).contains("mp.jwt.verify.issuer"))
+                .anySatisfy(m -> assertThat(m).contains("mp.jwt.verify.audiences"));
+    }
 
     @Test
     void aReadableFileIsAcceptedWithOrWithoutTheFilePrefix(@TempDir Path dir) throws Exception {

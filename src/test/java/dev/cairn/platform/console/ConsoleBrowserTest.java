@@ -9,12 +9,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -26,6 +30,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +61,10 @@ class ConsoleBrowserTest {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                 "--disable-dev-shm-usage", "--window-size=1400,1100", "--user-data-dir=" + profile);
+        // The browser's console, where it reports what the Content-Security-Policy refused.
+        var logging = new LoggingPreferences();
+        logging.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability(ChromeOptions.LOGGING_PREFS, logging);
         var service = new ChromeDriverService.Builder().usingDriverExecutable(new File(executable("chromedriver")))
                 .usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
@@ -93,6 +102,31 @@ class ConsoleBrowserTest {
         byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Files.createDirectories(Path.of("target"));
         Files.write(Path.of("target/console-" + name + ".png"), png);
+    }
+
+    /** What the browser refused under the page's Content-Security-Policy since the last look (the log is drained). */
+    List<String> policyViolations() {
+        return browser.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::getMessage)
+                .filter(message -> message.contains("Content Security Policy")).toList();
+    }
+
+    @Test
+    void theContentSecurityPolicyIsInForceAndReportsWhatItRefuses() {
+        browser.get(console.toString());
+        waiting().until(ExpectedConditions.elementToBeClickable(By.id("tab-patterns")));
+        assertThat(policyViolations()).isEmpty();
+        // What an injected fragment would try: an inline style and an inline script. Neither takes effect.
+        Object outcome = ((JavascriptExecutor) browser).executeScript("""
+                const probe = document.createElement('div');
+                probe.setAttribute('style', 'color: rgb(255, 0, 0)');
+                document.body.append(probe);
+                const script = document.createElement('script');
+                script.textContent = 'window.inlineRan = true';
+                document.body.append(script);
+                return [getComputedStyle(probe).color === getComputedStyle(document.body).color, window.inlineRan === true];""");
+        assertThat(outcome).as("the probe keeps the page's colour; the inline script never ran").isEqualTo(List.of(true, false));
+        assertThat(policyViolations()).anySatisfy(m -> assertThat(m).contains("style-src"))
+                .anySatisfy(m -> assertThat(m).contains("script-src"));
     }
 
     @Test
@@ -168,6 +202,7 @@ class ConsoleBrowserTest {
             runs++;
         }
         assertThat(runs).isGreaterThanOrEqualTo(20);
+        assertThat(policyViolations()).as("the console works within its Content-Security-Policy").isEmpty();
     }
 
     @Test
@@ -196,5 +231,6 @@ class ConsoleBrowserTest {
         WebElement written = row.findElement(By.cssSelector(".progress .written"));
         assertThat(written.getAttribute("style")).contains("width: 100%");
         screenshot("jobs");
+        assertThat(policyViolations()).as("the console works within its Content-Security-Policy").isEmpty();
     }
 }

@@ -44,6 +44,25 @@ class ConsoleResourceTest {
     }
 
     @Test
+    void thePageAndItsAssetsComeWithAStrictContentSecurityPolicyAndNoInlineCode() {
+        for (String path : List.of("/console", "/console/assets/console.js", "/console/assets/console.css",
+                "/console/api/access-patterns")) {
+            String policy = given().get(path).then().statusCode(200).header("X-Content-Type-Options", "nosniff")
+                    .header("Referrer-Policy", "no-referrer").extract().header("Content-Security-Policy");
+            assertThat(policy).as(path).contains("default-src 'self'", "script-src 'self'", "style-src 'self'",
+                    "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'").doesNotContain("unsafe", "*", "data:");
+        }
+        // What the policy would refuse: inline scripts, inline styles and handlers; the page has none.
+        String page = given().get("/console").then().statusCode(200).extract().asString();
+        assertThat(page).doesNotContainPattern("<script(?![^>]*\\ssrc=)").doesNotContain("<style")
+                .doesNotContainPattern("\\sstyle=").doesNotContainPattern("\\son[a-z]+=").doesNotContain("javascript:");
+        String script = given().get("/console/assets/console.js").then().statusCode(200).extract().asString();
+        assertThat(script).doesNotContain("setAttribute('style'", "innerHTML", "eval(", "new Function");
+        // Only the console's paths: the API's answers are not pages.
+        assertThat(given().get("/access-patterns").then().statusCode(200).extract().header("Content-Security-Policy")).isNull();
+    }
+
+    @Test
     void accessPatternsListTheirKeyConditionsPlaceholdersRequestsAndJava() {
         JsonPath patterns = given().get("/console/api/access-patterns").then().statusCode(200)
                 .header("X-DynamoDB-Calls", "0").extract().jsonPath();
