@@ -55,6 +55,10 @@ public final class ApiSchemas {
             @Schema(required = true, description = "The first failed copies' keys and reasons: listed for cairn-admin only")
             List<Map<String, String>> failedKeys,
             String createdAt, String updatedAt, String finishedAt,
+            @Schema(required = true, description = "Passes run again after one ended with failed copies (automatically, or by POST /cascades/{id}/retry)")
+            int retries,
+            @Schema(description = "While pending: when the next pass starts")
+            String nextAttemptAt,
             @Schema(description = "For a settle pass: the cascade job whose copies it reads again once the ref index has settled")
             String settles,
             @Schema(description = "When this job's settle pass ended: the ref index was read again and every copy still older rewritten")

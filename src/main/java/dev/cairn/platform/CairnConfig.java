@@ -74,6 +74,21 @@ public interface CairnConfig {
         @WithName("retry-for")
         Duration retryFor();
 
+        /**
+         * Times a cascade job whose pass ended with failed copies runs again by itself, from the start, before it
+         * is left failed (then {@code POST /cascades/{id}/retry} runs it again).
+         */
+        @WithDefault("5")
+        int maxRetries();
+
+        /** The pause before a failed cascade's first automatic retry, doubled for each next one. */
+        @WithDefault("1m")
+        Duration retryBackoff();
+
+        /** The longest pause between automatic retries. */
+        @WithDefault("1h")
+        Duration maxRetryBackoff();
+
         /** How long a done job stays readable before DynamoDB's TTL removes it. */
         @WithDefault("7d")
         Duration retention();

@@ -10,10 +10,14 @@ import dev.cairn.platform.auth.Caller;
 import dev.cairn.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -22,7 +26,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
+import org.jboss.resteasy.reactive.RestResponse;
 
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +40,40 @@ import java.util.Map;
 public class CascadeJobResource {
 
     private final JobStore jobs;
+    private final CascadeJobs cascades;
 
-    public CascadeJobResource(JobStore jobs) {
+    public CascadeJobResource(JobStore jobs, CascadeJobs cascades) {
         this.jobs = jobs;
+        this.cascades = cascades;
+    }
+
+    /**
+     * Runs a failed cascade job again from the start (its copies already current are skipped): 1 GetItem and 1
+     * conditional UpdateItem, then any replica's worker claims it at its next poll. Only a failed job: 409 otherwise.
+     */
+    @POST
+    @AdminOnly
+    @Path("{id}/retry")
+    @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
+    @APIResponse(responseCode = "202", description = "The job waits for a worker: follow it at Location",
+            headers = @Header(name = "Location", description = "The job: GET /cascades/{id}", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeJob.class)))
+    @APIResponse(responseCode = "409", description = "The job is not failed: it is pending, running or done")
+    @Operation(operationId = "retryCascadeJob", summary = "Run a failed cascade job again")
+    public Uni<RestResponse<Map<String, Object>>> retry(@RestPath String id) {
+        return jobs.get(Http.id("id", id)).chain(job -> {
+            if (job == null || !Job.CASCADE.equals(job.kind())) {
+                throw new CairnException(new CairnError.NotFound("cascade " + id + " does not exist"));
+            }
+            return cascades.retry(job).chain(retried -> {
+                if (!retried) {
+                    throw new CairnException(new CairnError.Conflict("cascade " + id + " is " + job.state().wire()
+                            + ": only a failed job can be retried"));
+                }
+                return jobs.get(id);
+            });
+        }).map(job -> RestResponse.ResponseBuilder.<Map<String, Object>>accepted(view(job, true))
+                .location(URI.create("/cascades/" + id)).build());
     }
 
     @GET
@@ -97,6 +134,9 @@ public class CascadeJobResource {
         out.put("createdAt", job.createdAt() == null ? null : job.createdAt().toString());
         out.put("updatedAt", job.updatedAt() == null ? null : job.updatedAt().toString());
         out.put("finishedAt", job.finishedAt() == null ? null : job.finishedAt().toString());
+        out.put("retries", job.retries());
+        out.put("nextAttemptAt", job.state() == Job.State.PENDING && job.nextAttemptAt() != null
+                ? job.nextAttemptAt().toString() : null);
         out.put("settles", job.settles());
         out.put("settledAt", job.settledAt() == null ? null : job.settledAt().toString());
         out.put("owner", job.lease() == null || !operator ? null : job.lease().owner());

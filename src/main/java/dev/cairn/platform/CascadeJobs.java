@@ -218,6 +218,9 @@ public class CascadeJobs {
      * older. A settle pass's end records on the first pass that it settled.
      */
     private Uni<Job> finish(Job job, Progress progress, State state) {
+        if (state == State.FAILED && job.settles() == null && job.retries() < config.jobs().maxRetries()) {
+            return retryLater(job, progress);
+        }
         Duration settle = config.cascade().settle();
         WriteAction after = job.settles() != null ? jobs.settled(job.settles())
                 : settle.isZero() ? null
@@ -229,6 +232,32 @@ public class CascadeJobs {
             metrics.jobFinished(job.kind(), state.wire());
             return Uni.createFrom().item(job.with(state, progress));
         });
+    }
+
+    /**
+     * A pass that ended with failed copies (their items kept failing for {@code retry-for}) runs again by itself,
+     * from the start, after a pause that doubles with each retry: copies already current are skipped, so a retry
+     * costs the reads and the copies still stale. Answers the job as the failed pass left it, now pending.
+     */
+    private Uni<Job> retryLater(Job job, Progress progress) {
+        Duration backoff = config.jobs().retryBackoff().multipliedBy(1L << Math.min(job.retries(), 20));
+        Duration pause = backoff.compareTo(config.jobs().maxRetryBackoff()) > 0 ? config.jobs().maxRetryBackoff() : backoff;
+        Instant due = store.now().plus(pause);
+        return jobs.retryLater(job, due).chain(ours -> {
+            if (!ours) {
+                return lost(job);
+            }
+            LOG.infof("cascade job %s: %d copies failed; retry %d of %d at %s", job.id(), progress.failed(),
+                    job.retries() + 1, config.jobs().maxRetries(), due);
+            metrics.jobFinished(job.kind(), "retrying");
+            return Uni.createFrom().item(new Job(job.id(), job.kind(), State.PENDING, job.target(), progress, job.lease(),
+                    job.createdAt(), store.now(), null, null, job.retries() + 1, due));
+        });
+    }
+
+    /** Runs a failed cascade job again from the start, now: any replica's worker claims it at its next poll. */
+    public Uni<Boolean> retry(Job job) {
+        return jobs.retryNow(job);
     }
 
     private static Map<String, AttributeValue> settleTarget(Job job) {

@@ -131,7 +131,9 @@ public class CascadeService {
         }
         return jobs.start(started, charge).ifNoItem().after(config.jobs().answerWithin()).recoverWithItem(() -> null)
                 .chain(ended -> ended != null
-                        ? Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), ended), null))
+                        // a pass that failed and waits for its automatic retry goes on: 202, like a running job
+                        ? Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), ended),
+                                ended.state().runnable() ? ended.id() : null))
                         : jobStore.get(started.id()).map(now -> {
                             Job job = now == null ? started : now;
                             return new Patched<>(stored, eventualBody(stored.value(), job), job.id());

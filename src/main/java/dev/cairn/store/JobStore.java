@@ -107,6 +107,16 @@ public class JobStore {
         return table.schedule(kind, id, target, store.now(), due);
     }
 
+    /** Puts a job of ours back for another pass from the start at {@code due}; false once not ours. */
+    public Uni<Boolean> retryLater(Job job, Instant due) {
+        return leases.attempt(table.retryLater(job, settings.owner(), store.now(), due));
+    }
+
+    /** Runs a failed job again from the start, at once (any worker claims it); false unless it is failed. */
+    public Uni<Boolean> retryNow(Job job) {
+        return leases.attempt(table.retryNow(job, store.now()));
+    }
+
     /** Records that the settle pass of cascade job {@code id} is over. */
     public WriteAction settled(String id) {
         return table.settled(id, store.now());

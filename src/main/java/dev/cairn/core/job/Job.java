@@ -17,7 +17,8 @@ import java.util.Map;
  * finds it after its writer died).
  */
 public record Job(String id, String kind, State state, Map<String, AttributeValue> target, Progress progress,
-                  Lease lease, Instant createdAt, Instant updatedAt, Instant finishedAt, Instant settledAt) {
+                  Lease lease, Instant createdAt, Instant updatedAt, Instant finishedAt, Instant settledAt,
+                  int retries, Instant nextAttemptAt) {
 
     public static final String CASCADE = "cascade";
     public static final String AGGREGATE_WRITE = "aggregate-write";
@@ -35,7 +36,7 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
 
     /** A job as its creator starts it: running under the creator's lease, nothing done yet. */
     public static Job started(String id, String kind, Map<String, AttributeValue> target, Lease lease, Instant now) {
-        return new Job(id, kind, State.RUNNING, target, Progress.start(), lease, now, now, null, null);
+        return new Job(id, kind, State.RUNNING, target, Progress.start(), lease, now, now, null, null, 0, null);
     }
 
     /** The cascade job this one is the settle pass of; null for a first pass (or another kind). */
@@ -44,9 +45,12 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
         return settles == null ? null : settles.s();
     }
 
-    /** The id of the settle pass a cascade job schedules when its own pass ends: one per job, so scheduling is idempotent. */
+    /**
+     * The id of the settle pass a cascade job schedules when a pass of it ends for good: one per attempt (a retried
+     * job ends once more), so scheduling is idempotent within an attempt and never collides across attempts.
+     */
     public String settleId() {
-        return id + "-settle";
+        return id + "-settle" + (retries == 0 ? "" : "-" + retries);
     }
 
     public enum State {
@@ -93,6 +97,7 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
     }
 
     public Job with(State newState, Progress newProgress) {
-        return new Job(id, kind, newState, target, newProgress, lease, createdAt, updatedAt, finishedAt, settledAt);
+        return new Job(id, kind, newState, target, newProgress, lease, createdAt, updatedAt, finishedAt, settledAt,
+                retries, nextAttemptAt);
     }
 }

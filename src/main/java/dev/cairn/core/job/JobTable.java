@@ -41,6 +41,8 @@ public final class JobTable {
     public static final String EXPIRES_AT = TableSpec.EXPIRES_AT;
     static final String SK = "JOB";
     static final String SETTLED_AT = "settledAt";
+    static final String RETRIES = "retries";
+    static final String NEXT_ATTEMPT_AT = "nextAttemptAt";
     /** The lease holder of a scheduled job: nobody, until the lease (the due time) expires and a worker claims it. */
     static final String SCHEDULED = "scheduled";
     private static final int DUE_DIGITS = 15;
@@ -160,6 +162,32 @@ public final class JobTable {
         return Lease.release(TYPE, key(job.id()), owner, also);
     }
 
+    /**
+     * Puts a job of ours whose pass ended with failures back into the runnable index for another pass from the
+     * start at {@code due}, counting the retry; the lease is ours until then, so any worker may claim it from then on.
+     */
+    public WriteAction retryLater(Job job, String owner, Instant now, Instant due) {
+        return Lease.renew(TYPE, key(job.id()), owner, due, reopened(job, now, due));
+    }
+
+    /** Runs a failed job again from the start, now: claimable by any worker at once. Refused unless it is failed. */
+    public WriteAction retryNow(Job job, Instant now) {
+        var update = reopened(job, now, now).remove(EXPIRES_AT).remove("finishedAt")
+                .set(Lease.OWNER, AttributeValue.fromS(SCHEDULED)).set(Lease.UNTIL, Lease.millis(now));
+        return WriteAction.updateItem(key(job.id()), update, Expectation.present(null),
+                Condition.eq("state", AttributeValue.fromS(State.FAILED.wire())), TYPE);
+    }
+
+    private Update reopened(Job job, Instant now, Instant due) {
+        return Update.create().setAll(progressAttributes(Progress.start()))
+                .set("state", AttributeValue.fromS(State.PENDING.wire()))
+                .set(RETRIES, number(job.retries() + 1))
+                .set(NEXT_ATTEMPT_AT, AttributeValue.fromS(due.toString()))
+                .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()))
+                .set(Index.GSI2.pkName(), AttributeValue.fromS(partition("RUNNABLE", shardOf(job.id()))))
+                .set(Index.GSI2.skName(), AttributeValue.fromS(due(due, job.id())));
+    }
+
     /** Removes a job that leaves nothing worth keeping (a finished aggregate write), only while we hold it. */
     public WriteAction delete(String id, String owner) {
         return WriteAction.deleteItem(key(id), Expectation.NONE, Lease.ownedBy(owner), TYPE);
@@ -226,7 +254,8 @@ public final class JobTable {
                 integer(item, "skipped"), integer(item, "failed"), failedKeys);
         return new Job(item.get("id").s(), item.get("kind").s(), State.parse(item.get("state").s()),
                 item.get("target").m(), progress, Lease.of(item), instant(item, TableSpec.CREATED_AT),
-                instant(item, TableSpec.UPDATED_AT), instant(item, "finishedAt"), instant(item, SETTLED_AT));
+                instant(item, TableSpec.UPDATED_AT), instant(item, "finishedAt"), instant(item, SETTLED_AT),
+                integer(item, RETRIES), instant(item, NEXT_ATTEMPT_AT));
     }
 
     private static int integer(Map<String, AttributeValue> item, String name) {
