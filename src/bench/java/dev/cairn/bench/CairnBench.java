@@ -450,6 +450,7 @@ class CairnBench {
             data.startup.add(new RunData.StartupVariant(variant.name(), variant.label(), startup, memory, rounds, variant == floor));
             if (variant != variants.get(0) && variant != floor) {
                 data.headline("startup", variant.label() + " / default: start to ready", startup / baseStartup);
+                data.headline("startup", variant.label() + " / default: idle RSS", memory / baseRss);
             }
         }
         data.headline("startup", "Cairn (default JVM) / hand-written service: start to ready", baseStartup / median(startups.get(floor)));

@@ -73,9 +73,9 @@ final class Charts {
 
     /** Throughput and p50 of one GET route by concurrency, every contender side by side. */
     static void route(RunData.Comparison comparison, Path file) throws IOException {
-        CategoryChart throughput = byConcurrency(comparison, comparison.route() + ": throughput", "requests/s",
+        CategoryChart throughput = byConcurrency(comparison, comparison.route() + ": throughput (higher is better)", "requests/s",
                 RunData.Row::opsPerSecond, "#,##0");
-        CategoryChart p50 = byConcurrency(comparison, comparison.route() + ": median latency", "p50 (ms)",
+        CategoryChart p50 = byConcurrency(comparison, comparison.route() + ": p50 latency (lower is better)", "p50 (ms)",
                 RunData.Row::p50Ms, "0.00");
         save(List.of(throughput, p50), file);
     }
@@ -91,7 +91,7 @@ final class Charts {
             }
             chart.addSeries(impl, categories, values).setFillColor(COLOURS.get(impl));
         }
-        return chart;
+        return headroom(chart);
     }
 
     /** CPU per request, Cairn beside the hand-written service: one panel per concurrency, one group per route. */
@@ -99,7 +99,7 @@ final class Charts {
         List<Integer> concurrencies = routes.stream().flatMap(c -> c.concurrencies().stream()).distinct().sorted().toList();
         var panels = new ArrayList<CategoryChart>();
         for (int concurrency : concurrencies) {
-            CategoryChart chart = chart("CPU per request at concurrency " + concurrency, "GET route",
+            CategoryChart chart = chart("CPU per request at concurrency " + concurrency + " (lower is better)", "GET route",
                     "process CPU per request (ms)", "0.00");
             List<String> categories = routes.stream().map(c -> c.route().replaceFirst("^GET ", "")).toList();
             for (String impl : RunData.IMPLS) {
@@ -112,15 +112,15 @@ final class Charts {
                 }
                 chart.addSeries(impl, categories, values).setFillColor(COLOURS.get(impl));
             }
-            panels.add(chart);
+            panels.add(headroom(chart));
         }
         save(panels, file);
     }
 
     /** Start to ready and idle RSS of each JVM variant of the app and of the hand-written service. */
     static void startup(RunData data, Path file) throws IOException {
-        CategoryChart ready = startupChart(data, "Start to ready", "start to ready (ms)", RunData.StartupVariant::startupMs, "#,##0");
-        CategoryChart rss = startupChart(data, "Idle memory, 2 s after ready", "RSS (MB)", RunData.StartupVariant::rssMb, "#,##0");
+        CategoryChart ready = startupChart(data, "Start to ready (lower is better)", "start to ready (ms)", RunData.StartupVariant::startupMs, "#,##0");
+        CategoryChart rss = startupChart(data, "Idle memory, 2 s after ready (lower is better)", "RSS (MB)", RunData.StartupVariant::rssMb, "#,##0");
         save(List.of(ready, rss), file);
     }
 
@@ -146,6 +146,16 @@ final class Charts {
         if (data.startup().stream().anyMatch(RunData.StartupVariant::handWritten)) {
             chart.addSeries("hand-written service", categories, series.get("hand-written service"))
                     .setFillColor(COLOURS.get(RunData.HAND_WRITTEN));
+        }
+        return headroom(chart);
+    }
+
+    /** A tenth of the tallest bar above it, so no bar meets the top of the plot. */
+    private static CategoryChart headroom(CategoryChart chart) {
+        double max = chart.getSeriesMap().values().stream().flatMap(s -> s.getYData().stream())
+                .filter(v -> v != null).mapToDouble(Number::doubleValue).max().orElse(0);
+        if (max > 0) {
+            chart.getStyler().setYAxisMax(max * 1.1);
         }
         return chart;
     }

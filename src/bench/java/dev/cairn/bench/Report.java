@@ -103,6 +103,7 @@ final class Report {
                 run.cores(), run.javaApp(), run.rounds(), base));
         var routes = data.comparisons().stream().filter(RunData.Comparison::againstHandWritten).toList();
         if (!routes.isEmpty()) {
+            md.append("Cairn / baseline: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU per request.\n\n");
             md.append("| GET route | concurrency | Cairn / hand-written: ops/s | p50 | p99 | CPU per request | Cairn / raw SDK: ops/s | p50 | p99 |\n")
                     .append("|---|---|---|---|---|---|---|---|---|\n");
             for (RunData.Comparison route : routes) {
@@ -220,7 +221,7 @@ final class Report {
             }
         }
         md.append("## Raw tables\n\n").append("Merged over the rounds: ops/s over all measured windows, p50 the upper "
-                + "median of the rounds' p50s, p99 the worst round's.\n").append(data.tables());
+                + "median of the rounds' p50s, p99 the worst round's.\n\n").append(data.tables());
         return md.toString();
     }
 
