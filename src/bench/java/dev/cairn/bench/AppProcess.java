@@ -78,17 +78,18 @@ final class AppProcess implements AutoCloseable {
 
     /**
      * The hand-written baseline service (dev.cairn.bench.baseline.HandWritten) as its own process, with the app's
-     * heap and this JVM's class path, answering the access patterns in {@code patterns}.
+     * heap and this JVM's class path, answering the access patterns in {@code patterns}; its log goes to
+     * target/bench/{name}.log.
      */
-    static AppProcess startHandWritten(String dynamoEndpoint, Path patterns, boolean directCompletion) throws Exception {
+    static AppProcess startHandWritten(String dynamoEndpoint, Path patterns, boolean directCompletion, String name) throws Exception {
         int port = freePort();
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx300m",
                 "-cp", System.getProperty("java.class.path"), "dev.cairn.bench.baseline.HandWritten",
                 String.valueOf(port), dynamoEndpoint, patterns.toString(), String.valueOf(directCompletion));
         long started = System.nanoTime();
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(Path.of("target/bench/hand-written.log").toFile()).start();
-        awaitReady(process, "http://127.0.0.1:" + port + "/ready", "hand-written", started);
+                .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
+        awaitReady(process, "http://127.0.0.1:" + port + "/ready", name, started);
         return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
     }
 

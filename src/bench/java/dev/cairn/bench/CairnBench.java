@@ -63,7 +63,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Cairn side by side with the raw SDK, interleaved in one run against one DynamoDB Local and one data set:
- * {@code ./mvnw -Pbench verify -Dbench.scenarios=all}. Writes a Markdown report to target/bench/.
+ * {@code ./mvnw -Pbench verify -Dbench.scenarios=all}. Writes its raw tables to target/bench/results.md and its
+ * report (settings, machine, ratios, charts, data) to target/bench/report/; see {@link Report} for publishing it.
  */
 class CairnBench {
 
@@ -76,6 +77,8 @@ class CairnBench {
     final List<Integer> concurrencies = parse(System.getProperty("bench.concurrency", "1,16"));
     final Set<String> scenarios = Set.of(System.getProperty("bench.scenarios", "all").split(","));
     final StringBuilder report = new StringBuilder();
+    /** What the report and its charts are drawn from. */
+    final RunData.Builder data = new RunData.Builder();
     /**
      * HTTP/1.1 unless {@code -Dbench.http=2}: left to itself the JDK client upgrades to cleartext HTTP/2 and
      * multiplexes every worker over ONE connection, which the server then handles on one event loop — not what
@@ -97,7 +100,20 @@ class CairnBench {
 
     @Test
     void benchmark() throws Exception {
+        String render = System.getProperty("bench.render", "");
+        if (!render.isBlank()) {
+            // Nothing measured: a published run's report and charts drawn again from its data.json.
+            Report.render(Path.of(render));
+            return;
+        }
         Files.createDirectories(Path.of("target/bench"));
+        String otherBuild = System.getProperty("bench.other", "");
+        boolean publish = Boolean.getBoolean("bench.publish");
+        // Read before anything runs: the tree as it was measured.
+        RunInfo info = RunInfo.collect(List.of(System.getProperty("bench.scenarios", "all").split(",")), warmup.toSeconds(),
+                duration.toSeconds(), concurrencies, ROUNDS, System.getProperty("bench.http", "1.1"), Boolean.getBoolean("bench.jfr"),
+                otherBuild.isBlank() ? null : checkoutName(Path.of(otherBuild)), Long.getLong("bench.soak", 120), publish);
+        String failure = null;
         try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start(0, null)) {
             app = AppProcess.start(dynamo.endpoint());
             raw = DynamoDbAsyncClient.builder().endpointOverride(URI.create(dynamo.endpoint())).region(Region.US_EAST_1)
@@ -124,9 +140,12 @@ class CairnBench {
                 if (enabled("startup")) startup(dynamo.endpoint());
                 if (scenarios.contains("soak")) soak();
                 report.append("\nApp RSS after the run: ").append(String.format(Locale.ROOT, "%.0f MB", app.rssMb())).append('\n');
+            } catch (Exception | AssertionError e) {
+                failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+                throw e;
             } finally {
-                // What was measured is kept even when a later scenario fails.
-                Files.writeString(Path.of("target/bench/results.md"), report.toString());
+                // What was measured is kept even when a later scenario fails (the report then says it is incomplete).
+                Files.writeString(Path.of("target/bench/results.md"), TITLE + report);
                 raw.close();
                 app.close();
                 if (hand != null) {
@@ -135,12 +154,24 @@ class CairnBench {
                 if (other != null) {
                     other.close();
                 }
+                Report.write(data.build(info, report.toString(), failure), Report.OUT);
             }
         }
         String text = report.toString();
-        System.out.println(text);
-        Files.writeString(Path.of("target/bench/results.md"), text);
+        System.out.println(TITLE + text);
+        System.out.println("Report: " + Report.OUT.resolve("report.md"));
         assertThat(text).contains("###");
+        if (publish) {
+            System.out.println("Published: " + Report.publish(info).resolve("report.md"));
+        }
+    }
+
+    static final String TITLE = "## Cairn benchmark\n\n";
+
+    /** A checkout named by its directory (…/&lt;checkout&gt;/target/quarkus-app), never by a path on this machine. */
+    static String checkoutName(Path quarkusApp) {
+        Path checkout = quarkusApp.toAbsolutePath().normalize().getParent().getParent();
+        return checkout == null || checkout.getFileName() == null ? "?" : checkout.getFileName().toString();
     }
 
     // --- reference data ----------------------------------------------------------------------------------
@@ -180,7 +211,7 @@ class CairnBench {
     void getMatch() throws Exception {
         post("/matches", matchJson("bench-get"));
         QueryRequest query = endpointQuery("GET /matches/{id}", "MATCH#bench-get");
-        compareGet("GET /matches/{id} (2 × 15 players) vs hand-written and raw Query", "/matches/bench-get",
+        compareGet("get", "GET /matches/{id}", "GET /matches/{id} (2 × 15 players) vs hand-written and raw Query", "/matches/bench-get",
                 w -> queryAll(query));
     }
 
@@ -199,7 +230,7 @@ class CairnBench {
         keys.add(key("COACH#gambhir", "COACH"));
         keys.add(key("VENUE#mcg", "VENUE"));
         players.forEach(p -> keys.add(key("PLAYER#" + p, "PLAYER")));
-        compare("POST /matches vs raw BatchGetItem + TransactWriteItems",
+        compare("post", "POST /matches", "POST /matches vs raw BatchGetItem + TransactWriteItems",
                 w -> post("/matches", matchJson("post-" + counter.incrementAndGet())),
                 w -> {
                     raw.batchGetItem(BatchGetItemRequest.builder().requestItems(Map.of(TABLE,
@@ -225,7 +256,7 @@ class CairnBench {
             post("/matches", matchJson("capraw-" + w));
         }
         var flips = new ConcurrentHashMap<Integer, Boolean>();
-        compare("captain change: PATCH (JSON Patch) vs raw Query + TransactWriteItems",
+        compare("patch", "PATCH /matches/{id}", "captain change: PATCH (JSON Patch) vs raw Query + TransactWriteItems",
                 w -> {
                     boolean first = flips.merge(w, true, (a, b) -> !a);
                     String patch = "[{\"op\":\"replace\",\"path\":\"/team1/players/0/isCaptain\",\"value\":" + first + "},"
@@ -264,7 +295,8 @@ class CairnBench {
                 .keyConditionExpression("#pk = :pk AND #sk <= :sk").expressionAttributeNames(Map.of("#pk", "pk", "#sk", "sk"))
                 .expressionAttributeValues(Map.of(":pk", s("WS#bench"), ":sk", s("WORKSPACE")))
                 .scanIndexForward(false).limit(21).consistentRead(true).build();
-        compareGet("GET /workspaces/{id}/projects (20 per page) vs hand-written and raw Query", "/workspaces/bench/projects",
+        compareGet("lists", "GET /workspaces/{id}/projects", "GET /workspaces/{id}/projects (20 per page) vs hand-written and raw Query",
+                "/workspaces/bench/projects",
                 w -> {
                     raw.query(projects).join();
                     return 1;
@@ -279,7 +311,8 @@ class CairnBench {
                 .keyConditionExpression("#pk = :pk AND begins_with(#sk, :p)")
                 .expressionAttributeNames(Map.of("#pk", "gsi1pk", "#sk", "gsi1sk"))
                 .expressionAttributeValues(Map.of(":pk", s("CRS#bench101"), ":p", s("STU#"))).limit(20).build();
-        compareGet("GET /courses/{id}/students vs hand-written and raw Query (gsi1)", "/courses/bench101/students",
+        compareGet("lists", "GET /courses/{id}/students", "GET /courses/{id}/students vs hand-written and raw Query (gsi1)",
+                "/courses/bench101/students",
                 w -> {
                     raw.query(roster).join();
                     return 1;
@@ -332,6 +365,8 @@ class CairnBench {
                 report.append(String.format(Locale.ROOT, "| %d | raw: the %d Queries in parallel | %.0f | %.2f | %.2f | %d | %.2f (Cairn / this: %.2f) |%n",
                         concurrency, shards, parallel.opsPerSecond(), parallel.p50Ms(), parallel.p99Ms(), shards,
                         parallel.p50Ms() / rawSingle.p50Ms(), r.p50Ms() / parallel.p50Ms()));
+                data.headline("sharding", "Cairn listing over " + shards + " shards / the same " + shards
+                        + " raw Queries in parallel: p50 at concurrency " + concurrency, r.p50Ms() / parallel.p50Ms());
             }
         }
         report.append("\n### Project creates into ONE workspace, 8 write shards vs unsharded (interleaved)\n\n")
@@ -370,36 +405,60 @@ class CairnBench {
         }
         trainer.stopAndWait();
         assertThat(archive).as("the AppCDS archive written at exit").exists();
-        var variants = new LinkedHashMap<String, List<String>>();
-        variants.put("default (G1 here: 2 CPUs, 24 GiB)", List.of());
-        variants.put("AppCDS", List.of("-XX:SharedArchiveFile=" + archive));
-        variants.put("SerialGC (the JVM's own choice in a 1-CPU or < 1792 MB pod)", List.of("-XX:+UseSerialGC"));
-        variants.put("AppCDS + SerialGC", List.of("-XX:SharedArchiveFile=" + archive, "-XX:+UseSerialGC"));
-        variants.put("AppCDS + SerialGC + 64 MB code cache + 512k stacks", List.of("-XX:SharedArchiveFile=" + archive,
-                "-XX:+UseSerialGC", "-XX:ReservedCodeCacheSize=64m", "-Xss512k"));
-        var startups = new LinkedHashMap<String, List<Double>>();
-        var rss = new LinkedHashMap<String, List<Double>>();
-        for (int round = 0; round < 3; round++) {
-            for (var variant : variants.entrySet()) {
-                var properties = new ArrayList<>(variant.getValue());
-                properties.add("-Dcairn.auth.enabled=false");
-                AppProcess started = AppProcess.start(dynamoEndpoint, properties, "startup");
+        var variants = new ArrayList<JvmVariant>();
+        variants.add(new JvmVariant("default (G1 here: 2 CPUs, 24 GiB)", "default", List.of()));
+        variants.add(new JvmVariant("AppCDS", "AppCDS", List.of("-XX:SharedArchiveFile=" + archive)));
+        variants.add(new JvmVariant("SerialGC (the JVM's own choice in a 1-CPU or < 1792 MB pod)", "SerialGC",
+                List.of("-XX:+UseSerialGC")));
+        variants.add(new JvmVariant("AppCDS + SerialGC", "AppCDS + SerialGC",
+                List.of("-XX:SharedArchiveFile=" + archive, "-XX:+UseSerialGC")));
+        variants.add(new JvmVariant("AppCDS + SerialGC + 64 MB code cache + 512k stacks", "AppCDS + SerialGC + trimmed",
+                List.of("-XX:SharedArchiveFile=" + archive, "-XX:+UseSerialGC", "-XX:ReservedCodeCacheSize=64m", "-Xss512k")));
+        // The floor, started in the same rounds: ready when it listens (before any DynamoDB call), as measured elsewhere.
+        JvmVariant floor = new JvmVariant("hand-written service (Vert.x + the SDK client, ready when listening)", "hand-written", null);
+        variants.add(floor);
+        Path routes = handWrittenRoutes();
+        boolean direct = directCompletion();
+        var startups = new LinkedHashMap<JvmVariant, List<Double>>();
+        var rss = new LinkedHashMap<JvmVariant, List<Double>>();
+        int rounds = 3;
+        for (int round = 0; round < rounds; round++) {
+            for (JvmVariant variant : variants) {
+                AppProcess started;
+                if (variant == floor) {
+                    started = AppProcess.startHandWritten(dynamoEndpoint, routes, direct, "startup-hand-written");
+                } else {
+                    var properties = new ArrayList<>(variant.options());
+                    properties.add("-Dcairn.auth.enabled=false");
+                    started = AppProcess.start(dynamoEndpoint, properties, "startup");
+                }
                 Thread.sleep(2000);
-                startups.computeIfAbsent(variant.getKey(), k -> new ArrayList<>()).add((double) started.startupMillis);
-                rss.computeIfAbsent(variant.getKey(), k -> new ArrayList<>()).add(started.rssMb());
+                startups.computeIfAbsent(variant, k -> new ArrayList<>()).add((double) started.startupMillis);
+                rss.computeIfAbsent(variant, k -> new ArrayList<>()).add(started.rssMb());
                 started.stopAndWait();
             }
         }
         report.append("\n### Startup to ready and idle RSS by JVM variant (3 interleaved starts each, medians)\n\n")
                 .append("| variant | startup to ready ms | RSS idle MB | startup vs default | RSS vs default |\n|---|---|---|---|---|\n");
-        double baseStartup = median(startups.values().iterator().next());
-        double baseRss = median(rss.values().iterator().next());
-        for (String variant : variants.keySet()) {
+        double baseStartup = median(startups.get(variants.get(0)));
+        double baseRss = median(rss.get(variants.get(0)));
+        for (JvmVariant variant : variants) {
             double startup = median(startups.get(variant));
             double memory = median(rss.get(variant));
-            report.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f | %.2f |%n", variant, startup, memory,
+            report.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f | %.2f |%n", variant.name(), startup, memory,
                     startup / baseStartup, memory / baseRss));
+            data.startup.add(new RunData.StartupVariant(variant.name(), variant.label(), startup, memory, rounds, variant == floor));
+            if (variant != variants.get(0) && variant != floor) {
+                data.headline("startup", variant.label() + " / default: start to ready", startup / baseStartup);
+                data.headline("startup", variant.label() + " / default: idle RSS", memory / baseRss);
+            }
         }
+        data.headline("startup", "Cairn (default JVM) / hand-written service: start to ready", baseStartup / median(startups.get(floor)));
+        data.headline("startup", "Cairn (default JVM) / hand-written service: idle RSS", baseRss / median(rss.get(floor)));
+    }
+
+    /** A way to start a JVM for the startup scenario; options null: the hand-written service. */
+    record JvmVariant(String name, String label, List<String> options) {
     }
 
     /**
@@ -450,6 +509,9 @@ class CairnBench {
                         b.opsPerSecond(), b.p50Ms(), b.p99Ms(), cpuOn / Math.max(1, b.ops())));
                 report.append(String.format(Locale.ROOT, "| %d | **on / off** | **%.2f** | **%.2f** | %.2f | |%n", concurrency,
                         b.opsPerSecond() / a.opsPerSecond(), b.p50Ms() / a.p50Ms(), b.p99Ms() / a.p99Ms()));
+                data.headline("auth", "token verification on / off: ops/s at concurrency " + concurrency,
+                        b.opsPerSecond() / a.opsPerSecond());
+                data.headline("auth", "token verification on / off: p50 at concurrency " + concurrency, b.p50Ms() / a.p50Ms());
             }
         }
     }
@@ -491,6 +553,8 @@ class CairnBench {
             }
             report.append(String.format(Locale.ROOT, "| mean | %.0f | %.0f | %.2f |%n", cairnSum / CASCADE_ROUNDS,
                     rawSum / CASCADE_ROUNDS, cairnSum / rawSum));
+            data.headline("cascade", "Cairn PATCH / raw UpdateItem: copies/s, a rename to " + copies + " copies (mean of "
+                    + CASCADE_ROUNDS + " rounds)", cairnSum / rawSum);
             cascadeAnswers(dynamoEndpoint, copies);
         } finally {
             pool.shutdownNow();
@@ -683,6 +747,10 @@ class CairnBench {
             report.append(String.format(Locale.ROOT, "| %d | %d | %d / %.2f | %d / %.2f | %.2f | %.2f | %.2f | %.2f |%n", stored, pages.get(),
                     calls[0], results[0].p50Ms(), calls[1], results[1].p50Ms(), results[2].p50Ms(),
                     results[0].p50Ms() / results[1].p50Ms(), results[0].p50Ms() / results[2].p50Ms(), assembly.p50Ms()));
+            data.headline("scaling", "parallel ranges / raw 1 MB pages: p50 of a " + stored + "-member aggregate read",
+                    results[0].p50Ms() / results[2].p50Ms());
+            data.headline("scaling", "parallel ranges / sequential walk: p50 of a " + stored + "-member aggregate read",
+                    results[0].p50Ms() / results[1].p50Ms());
         }
         report.append("\nBest p50 of 3 interleaved rounds each. Calls per read include the root's re-read (GetItem) past one page.\n");
     }
@@ -793,13 +861,14 @@ class CairnBench {
 
     // --- measurement -------------------------------------------------------------------------------------
 
-    void compare(String title, Load.Op cairn, Load.Op rawOp) throws Exception {
-        compare(title, cairn, rawOp, null, null);
+    void compare(String scenario, String route, String title, Load.Op cairn, Load.Op rawOp) throws Exception {
+        compare(scenario, route, title, cairn, rawOp, null, null);
     }
 
     /** A GET route of Cairn beside the raw call, the hand-written service and (if started) the other build. */
-    void compareGet(String title, String path, Load.Op rawOp) throws Exception {
-        compare(title, w -> get(path), rawOp, w -> getFrom(hand, path), other == null ? null : w -> getFrom(other, path));
+    void compareGet(String scenario, String route, String title, String path, Load.Op rawOp) throws Exception {
+        compare(scenario, route, title, w -> get(path), rawOp, w -> getFrom(hand, path),
+                other == null ? null : w -> getFrom(other, path));
     }
 
     /** One implementation in a comparison: its load, its process (null: the raw SDK in this JVM), its runs and CPU. */
@@ -838,15 +907,17 @@ class CairnBench {
      * Cairn, if one was given): interleaved rounds, in reverse order every other round so that no implementation
      * always runs first or last; each process' CPU is read from /proc over its own runs.
      */
-    void compare(String title, Load.Op cairnOp, Load.Op rawOp, Load.Op handOp, Load.Op otherOp) throws Exception {
+    void compare(String scenario, String route, String title, Load.Op cairnOp, Load.Op rawOp, Load.Op handOp,
+                 Load.Op otherOp) throws Exception {
+        var rows = new ArrayList<RunData.Row>();
         report.append("\n### ").append(title).append("\n\n")
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (int concurrency : concurrencies) {
-            var rawSdk = new Contender("raw SDK", null, rawOp);
-            var handWritten = handOp == null ? null : new Contender("hand-written", hand, handOp);
-            var otherBuild = otherOp == null ? null : new Contender("other build", other, otherOp);
-            var cairn = new Contender("Cairn", app, cairnOp);
+            var rawSdk = new Contender(RunData.RAW_SDK, null, rawOp);
+            var handWritten = handOp == null ? null : new Contender(RunData.HAND_WRITTEN, hand, handOp);
+            var otherBuild = otherOp == null ? null : new Contender(RunData.OTHER_BUILD, other, otherOp);
+            var cairn = new Contender(RunData.CAIRN, app, cairnOp);
             var order = new ArrayList<Contender>();
             for (Contender contender : Arrays.asList(rawSdk, handWritten, otherBuild, cairn)) {
                 if (contender != null) {
@@ -868,7 +939,14 @@ class CairnBench {
             }
             row(concurrency, rawSdk);
             ratio(concurrency, cairn, rawSdk);
+            for (Contender contender : order) {
+                Load.Result r = contender.merged();
+                double cpu = contender.cpuPerOp();
+                rows.add(new RunData.Row(concurrency, contender.name, r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp(),
+                        Double.isNaN(cpu) ? null : cpu, r.errors()));
+            }
         }
+        data.comparisons.add(new RunData.Comparison(scenario, route, title, rows));
     }
 
     void row(int concurrency, Contender contender) {
@@ -905,8 +983,7 @@ class CairnBench {
     }
 
     void header(double idleRss) {
-        report.append("## Cairn benchmark\n\n")
-                .append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
+        report.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
                 .append(System.getProperty("java.version")).append(", DynamoDB Local 2.6.1 in-memory in the benchmark JVM; ")
                 .append("the app is the packaged jar in its own JVM. Warm-up ").append(warmup.toSeconds()).append(" s, ")
                 .append(ROUNDS).append(" interleaved rounds of ").append(duration.toSeconds()).append(" s per implementation and concurrency.\n\n")
@@ -944,6 +1021,13 @@ class CairnBench {
      * /access-patterns, with the example id each was listed for).
      */
     void startHandWritten(String dynamoEndpoint) throws Exception {
+        hand = AppProcess.startHandWritten(dynamoEndpoint, handWrittenRoutes(), directCompletion(), "hand-written");
+        report.append(String.format(Locale.ROOT, "Hand-written service startup to ready: %d ms; RSS idle: %.0f MB.%n",
+                hand.startupMillis, hand.rssMb()));
+    }
+
+    /** The app's access patterns of the GET routes the hand-written service answers, as a file it reads at start. */
+    Path handWrittenRoutes() throws Exception {
         Map<String, String> exampleIds = Map.of("GET /matches/{id}", "bgt-2025-test-1",
                 "GET /workspaces/{id}/projects", "acme", "GET /courses/{cid}/students", "math204");
         JsonNode patterns = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(app.base() + "/access-patterns")).build(),
@@ -959,12 +1043,13 @@ class CairnBench {
         assertThat(routes.size()).as("the access patterns of the hand-written routes").isEqualTo(exampleIds.size());
         Path file = Path.of("target/bench/hand-written-routes.json");
         Files.writeString(file, routes.toPrettyString());
-        // The hand-written client completes SDK futures where the app's does (application.properties).
-        boolean directCompletion = Files.readAllLines(Path.of("src/main/resources/application.properties")).stream()
+        return file;
+    }
+
+    /** The hand-written client completes SDK futures where the app's does (application.properties). */
+    static boolean directCompletion() throws IOException {
+        return Files.readAllLines(Path.of("src/main/resources/application.properties")).stream()
                 .anyMatch(line -> line.replace(" ", "").equals("quarkus.dynamodb.async-client.advanced.use-future-completion-thread-pool=false"));
-        hand = AppProcess.startHandWritten(dynamoEndpoint, file, directCompletion);
-        report.append(String.format(Locale.ROOT, "Hand-written service startup to ready: %d ms; RSS idle: %.0f MB.%n",
-                hand.startupMillis, hand.rssMb()));
     }
 
     int get(String path) throws Exception {
@@ -979,10 +1064,8 @@ class CairnBench {
     void startOther(String dynamoEndpoint, Path quarkusApp) throws Exception {
         other = AppProcess.start(dynamoEndpoint, List.of("-Dcairn.auth.enabled=false"), "other",
                 quarkusApp.resolve("quarkus-run.jar"));
-        // Named by its checkout's directory (…/<checkout>/target/quarkus-app), never by a full path.
-        Path checkout = quarkusApp.toAbsolutePath().getParent().getParent();
         report.append(String.format(Locale.ROOT, "Other build (%s) startup to ready: %d ms; RSS idle: %.0f MB.%n",
-                checkout == null ? "?" : checkout.getFileName(), other.startupMillis, other.rssMb()));
+                checkoutName(quarkusApp), other.startupMillis, other.rssMb()));
     }
 
     int post(String path, String body) throws Exception {

@@ -1,0 +1,237 @@
+package dev.cairn.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * A run's report: report.md with the machine, the code, the settings, the ratios, the charts and the raw tables,
+ * beside the charts (PNG) and the data they are all drawn from (data.json).
+ *
+ * <p>Every run writes it to target/bench/report/; {@code -Dbench.publish=true} copies it to
+ * docs/bench/&lt;date&gt;-&lt;commit&gt;/ and shows it as the latest run in docs/performance.md. Publishing is a choice,
+ * not a side effect, because most runs are checks on a shared, noisy machine that should not land in the docs.
+ * {@code -Dbench.render=<dir>} (or {@link #main}) draws a published run's report and charts again from its
+ * data.json.
+ */
+final class Report {
+
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final Path OUT = Path.of("target/bench/report");
+    static final Path PUBLISHED = Path.of("docs/bench");
+    static final Path PERFORMANCE = Path.of("docs/performance.md");
+    static final String LATEST_START = "<!-- latest run: drawn by the benchmark on -Dbench.publish=true -->";
+    static final String LATEST_END = "<!-- end of latest run -->";
+
+    private Report() {
+    }
+
+    /** Draws the report of {@code data} into {@code dir}: data.json, the charts, report.md. */
+    static void write(RunData data, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        JSON.writeValue(dir.resolve("data.json").toFile(), data);
+        List<Charts.Image> images = Charts.draw(data, dir);
+        Files.writeString(dir.resolve("report.md"), markdown(data, images));
+    }
+
+    /** Draws a report again from the data.json in {@code dir}; a published one also becomes the page's latest run again. */
+    static void render(Path dir) throws IOException {
+        RunData data = JSON.readValue(dir.resolve("data.json").toFile(), RunData.class);
+        write(data, dir);
+        if (dir.toAbsolutePath().normalize().startsWith(PUBLISHED.toAbsolutePath().normalize())) {
+            showLatest();
+        }
+    }
+
+    /** Copies target/bench/report/ to docs/bench/&lt;date&gt;-&lt;commit&gt;/ and shows it at the top of the performance page. */
+    static Path publish(RunInfo run) throws IOException {
+        Path dir = PUBLISHED.resolve(run.name());
+        for (int n = 2; Files.exists(dir); n++) {
+            dir = PUBLISHED.resolve(run.name() + "-" + n); // another run of the same commit on the same day
+        }
+        Files.createDirectories(dir);
+        try (Stream<Path> files = Files.list(OUT)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, dir.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        showLatest();
+        return dir;
+    }
+
+    /** The "Latest run" block of docs/performance.md: the newest published run, its charts, links to the others. */
+    static void showLatest() throws IOException {
+        var runs = new ArrayList<Published>();
+        try (Stream<Path> dirs = Files.list(PUBLISHED)) {
+            for (Path dir : dirs.filter(d -> Files.exists(d.resolve("data.json"))).toList()) {
+                runs.add(new Published(dir.getFileName().toString(), JSON.readValue(dir.resolve("data.json").toFile(), RunData.class)));
+            }
+        }
+        runs.sort(Comparator.comparing((Published p) -> p.data().run().startedAt()).reversed());
+        String page = Files.readString(PERFORMANCE);
+        int start = page.indexOf(LATEST_START);
+        int end = page.indexOf(LATEST_END);
+        if (runs.isEmpty() || start < 0 || end < start) {
+            System.out.println("docs/performance.md has no latest-run markers: left as it is");
+            return;
+        }
+        Files.writeString(PERFORMANCE, page.substring(0, start + LATEST_START.length()) + "\n" + latest(runs)
+                + page.substring(end));
+    }
+
+    record Published(String dir, RunData data) {
+    }
+
+    static String latest(List<Published> runs) {
+        Published newest = runs.get(0);
+        RunData data = newest.data();
+        RunInfo run = data.run();
+        String base = "bench/" + newest.dir() + "/";
+        var md = new StringBuilder("## Latest run\n\n");
+        md.append(String.format(Locale.ROOT, "[%s, `%s`%s](%sreport.md): `%s` on %d cores, Java %s; %d interleaved rounds. "
+                        + "The report has the machine, every ratio and the raw tables; the charts below are drawn from its "
+                        + "[data](%sdata.json).%n%n", run.date(), run.commit(), run.dirty() ? ", dirty tree" : "", base, run.command(),
+                run.cores(), run.javaApp(), run.rounds(), base));
+        var routes = data.comparisons().stream().filter(RunData.Comparison::againstHandWritten).toList();
+        if (!routes.isEmpty()) {
+            md.append("Cairn / baseline: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU per request.\n\n");
+            md.append("| GET route | concurrency | Cairn / hand-written: ops/s | p50 | p99 | CPU per request | Cairn / raw SDK: ops/s | p50 | p99 |\n")
+                    .append("|---|---|---|---|---|---|---|---|---|\n");
+            for (RunData.Comparison route : routes) {
+                for (int c : route.concurrencies()) {
+                    Ratio hand = Ratio.of(route, c, RunData.HAND_WRITTEN);
+                    Ratio raw = Ratio.of(route, c, RunData.RAW_SDK);
+                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |%n",
+                            c == route.concurrencies().get(0) ? "`" + route.route() + "`" : "", c, f(hand.ops()), f(hand.p50()),
+                            f(hand.p99()), f(hand.cpu()), f(raw.ops()), f(raw.p50()), f(raw.p99())));
+                }
+            }
+            md.append('\n');
+        }
+        for (Charts.Image image : Charts.images(data)) {
+            md.append(String.format(Locale.ROOT, "![%s](%s%s)%n%n", image.caption(), base, image.file()));
+        }
+        if (runs.size() > 1) {
+            md.append("Earlier published runs: ");
+            for (int i = 1; i < runs.size(); i++) {
+                RunInfo earlier = runs.get(i).data().run();
+                md.append(i == 1 ? "" : ", ").append(String.format(Locale.ROOT, "[%s, `%s` (%s)](bench/%s/report.md)",
+                        earlier.date(), earlier.commit(), String.join(", ", earlier.scenarios()), runs.get(i).dir()));
+            }
+            md.append(".\n\n");
+        }
+        return md.toString();
+    }
+
+    /** Cairn / a baseline at one concurrency; NaN where either side lacks the figure. */
+    record Ratio(double ops, double p50, double p99, double cpu) {
+
+        static Ratio of(RunData.Comparison comparison, int concurrency, String baseline) {
+            var cairn = comparison.row(concurrency, RunData.CAIRN);
+            var base = comparison.row(concurrency, baseline);
+            if (cairn.isEmpty() || base.isEmpty()) {
+                return new Ratio(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            }
+            RunData.Row c = cairn.get();
+            RunData.Row b = base.get();
+            double cpu = c.cpuMsPerOp() == null || b.cpuMsPerOp() == null ? Double.NaN : c.cpuMsPerOp() / b.cpuMsPerOp();
+            return new Ratio(c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(), cpu);
+        }
+    }
+
+    static String markdown(RunData data, List<Charts.Image> images) {
+        RunInfo run = data.run();
+        var md = new StringBuilder();
+        md.append("# Cairn benchmark, ").append(run.date()).append(", `").append(run.commit()).append("`\n\n");
+        if (data.failure() != null) {
+            md.append("**Incomplete run**: it stopped at ").append(data.failure()).append(". What was measured before is below.\n\n");
+        }
+        md.append("| | |\n|---|---|\n")
+                .append(String.format(Locale.ROOT, "| date | %s (started %s) |%n", run.date(), run.startedAt()))
+                .append(String.format(Locale.ROOT, "| commit | `%s`, %s |%n", run.commit(), run.dirty()
+                        ? "**dirty tree** (" + run.changedPaths().size() + " changed: " + String.join("; ",
+                        run.changedPaths().stream().limit(8).map(p -> "`" + p.trim() + "`").toList())
+                        + (run.changedPaths().size() > 8 ? "; …" : "") + ")"
+                        : "clean tree"))
+                .append(String.format(Locale.ROOT, "| command | `%s` |%n", run.command()))
+                .append(String.format(Locale.ROOT, "| scenarios | %s |%n", String.join(", ", run.scenarios())))
+                .append(String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round |%n",
+                        run.warmupSeconds(), run.durationSeconds()))
+                .append(String.format(Locale.ROOT, "| concurrency | %s closed-loop clients |%n",
+                        String.join(", ", run.concurrencies().stream().map(String::valueOf).toList())))
+                .append(String.format(Locale.ROOT, "| rounds | %d, interleaved, every other round in reverse order |%n", run.rounds()))
+                .append(String.format(Locale.ROOT, "| load | HTTP/%s, one connection per client%s%s |%n", run.http(),
+                        run.jfr() ? "; JFR recording attached to the app" : "",
+                        run.other() == null ? "" : "; other build beside this one: `" + run.other() + "`"))
+                .append(String.format(Locale.ROOT, "| machine | %d cores (%s), %.1f GiB memory, %s |%n", run.cores(), run.cpu(),
+                        run.memoryGiB(), run.os()))
+                .append(String.format(Locale.ROOT, "| Java, load generator | %s |%n", run.javaLoadGenerator()))
+                .append(String.format(Locale.ROOT, "| Java, app and hand-written service | %s, each its own JVM, `%s` |%n",
+                        run.javaApp(), run.appHeap()))
+                .append(String.format(Locale.ROOT, "| DynamoDB | %s |%n", run.dynamoDb()))
+                .append('\n');
+        md.append("## Ratios\n\n")
+                .append("Cairn / baseline, each merged over the rounds: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU. ")
+                .append("CPU per request is the serving process' user + system time (from /proc) over its measured windows; ")
+                .append("the raw SDK runs inside the load generator, so it has none. On a shared machine, read the ratios, ")
+                .append("not the absolute numbers.\n\n");
+        if (!data.comparisons().isEmpty()) {
+            md.append("| route | concurrency | Cairn / | ops/s | p50 | p99 | CPU per request |\n|---|---|---|---|---|---|---|\n");
+            for (RunData.Comparison comparison : data.comparisons()) {
+                boolean first = true;
+                for (int c : comparison.concurrencies()) {
+                    for (String baseline : comparison.impls()) {
+                        if (baseline.equals(RunData.CAIRN)) {
+                            continue;
+                        }
+                        Ratio r = Ratio.of(comparison, c, baseline);
+                        md.append(String.format(Locale.ROOT, "| %s | %d | %s | **%s** | **%s** | %s | %s |%n",
+                                first ? "`" + comparison.route() + "`" : "", c, baseline, f(r.ops()), f(r.p50()), f(r.p99()), f(r.cpu())));
+                        first = false;
+                    }
+                }
+            }
+            md.append('\n');
+        }
+        if (!data.headlines().isEmpty()) {
+            md.append("| scenario | ratio | of |\n|---|---|---|\n");
+            for (RunData.Headline h : data.headlines()) {
+                md.append(String.format(Locale.ROOT, "| %s | **%s** | %s |%n", h.scenario(), f(h.ratio()), h.what()));
+            }
+            md.append('\n');
+        }
+        if (!images.isEmpty()) {
+            md.append("## Charts\n\n");
+            for (Charts.Image image : images) {
+                md.append(String.format(Locale.ROOT, "![%s](%s)%n%n", image.caption(), image.file()));
+            }
+            if (!data.startup().isEmpty()) {
+                md.append("Startup variants: ");
+                md.append(String.join("; ", data.startup().stream().map(v -> String.format(Locale.ROOT, "**%s** = %s (%d starts)",
+                        v.label(), v.name(), v.starts())).toList())).append(".\n\n");
+            }
+        }
+        md.append("## Raw tables\n\n").append("Merged over the rounds: ops/s over all measured windows, p50 the upper "
+                + "median of the rounds' p50s, p99 the worst round's.\n\n").append(data.tables());
+        return md.toString();
+    }
+
+    static String f(double ratio) {
+        return Double.isNaN(ratio) || Double.isInfinite(ratio) ? "–" : String.format(Locale.ROOT, "%.2f", ratio);
+    }
+
+    /** Draws a run's report and charts again: {@code Report <dir with data.json>} (from the project's directory). */
+    public static void main(String[] args) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        render(Path.of(args[0]));
+    }
+}

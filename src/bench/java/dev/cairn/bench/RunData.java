@@ -1,0 +1,83 @@
+package dev.cairn.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one run measured, as data: the report and its charts are drawn from it, and drawn again later from the
+ * data.json kept beside them, without measuring anything.
+ *
+ * @param failure null when every scenario asked for ran; otherwise why the run stopped (the report says so)
+ * @param tables  the run's raw Markdown tables, as target/bench/results.md has them
+ */
+record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> startup, List<Headline> headlines,
+               String tables, String failure) {
+
+    static final String CAIRN = "Cairn";
+    static final String HAND_WRITTEN = "hand-written";
+    static final String OTHER_BUILD = "other build";
+    static final String RAW_SDK = "raw SDK";
+
+    /** The contenders in the order tables and charts show them: Cairn first, the floors last. */
+    static final List<String> IMPLS = List.of(CAIRN, OTHER_BUILD, HAND_WRITTEN, RAW_SDK);
+
+    /**
+     * One contender at one concurrency, merged over its rounds.
+     *
+     * @param cpuMsPerOp the process' user + system CPU per request; null for the raw SDK, which runs inside the
+     *                   load generator and has no process of its own
+     */
+    record Row(int concurrency, String impl, double opsPerSecond, double p50Ms, double p99Ms, double callsPerOp,
+               Double cpuMsPerOp, long errors) {
+    }
+
+    /** A scenario where Cairn ran in the same interleaved rounds as its baselines. */
+    record Comparison(String scenario, String route, String title, List<Row> rows) {
+
+        Optional<Row> row(int concurrency, String impl) {
+            return rows.stream().filter(r -> r.concurrency() == concurrency && r.impl().equals(impl)).findFirst();
+        }
+
+        List<Integer> concurrencies() {
+            return rows.stream().map(Row::concurrency).distinct().sorted().toList();
+        }
+
+        /** The contenders present, in {@link #IMPLS} order. */
+        List<String> impls() {
+            return IMPLS.stream().filter(i -> rows.stream().anyMatch(r -> r.impl().equals(i))).toList();
+        }
+
+        /** A GET route measured against the hand-written service too: the ones the charts draw. */
+        boolean againstHandWritten() {
+            return impls().contains(HAND_WRITTEN);
+        }
+    }
+
+    /**
+     * Start to ready and idle RSS of one JVM variant (medians over its starts).
+     *
+     * @param label the variant's short name on a chart's axis
+     */
+    record StartupVariant(String name, String label, double startupMs, double rssMb, int starts, boolean handWritten) {
+    }
+
+    /** A ratio from a scenario that has its own table (cascade, scaling, sharding, auth, startup). */
+    record Headline(String scenario, String what, double ratio) {
+    }
+
+    /** Collects a run's data as the scenarios produce it. */
+    static final class Builder {
+        final List<Comparison> comparisons = new ArrayList<>();
+        final List<StartupVariant> startup = new ArrayList<>();
+        final List<Headline> headlines = new ArrayList<>();
+
+        void headline(String scenario, String what, double ratio) {
+            headlines.add(new Headline(scenario, what, ratio));
+        }
+
+        RunData build(RunInfo run, String tables, String failure) {
+            return new RunData(run, List.copyOf(comparisons), List.copyOf(startup), List.copyOf(headlines), tables, failure);
+        }
+    }
+}
