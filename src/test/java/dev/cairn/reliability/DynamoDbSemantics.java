@@ -45,8 +45,9 @@ import java.util.zip.CRC32;
  *   <li>HTTP 500 {@code InternalServerError} on a fraction of data-plane calls.</li>
  * </ul>
  * A refused call is answered by the proxy and never reaches DynamoDB Local, as DynamoDB refuses before writing.
- * Control-plane calls (CreateTable, DescribeTable, …) always pass. Query and Scan with {@code Select=COUNT} carry
- * no items to leave out and pass unchanged. Bodies are DynamoDB's (same {@code __type} and fields, so the SDK
+ * Control-plane calls (CreateTable, DescribeTable, …) always pass. Writes are tracked only while the lag is on.
+ * Index reads that cannot name the items pass unchanged: {@code Select=COUNT}, and a projection that leaves out
+ * the table's key attributes. Bodies are DynamoDB's (same {@code __type} and fields, so the SDK
  * builds its own exception types), and a changed body gets a recomputed {@code x-amz-crc32}, which the SDK checks.
  * <p>
  * An HTTP proxy rather than an SDK {@code ExecutionInterceptor}: an interceptor acts inside one JVM's client,
