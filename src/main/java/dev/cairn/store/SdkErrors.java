@@ -5,6 +5,7 @@ import dev.cairn.core.CairnException;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.WriteAction;
 import org.jboss.logging.Logger;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -90,6 +91,12 @@ public final class SdkErrors {
             LOG.warnf("DynamoDB rejected a request: %s", t.getMessage());
             return new CairnException(new CairnError.ValidationFailed("DynamoDB rejected the request as invalid",
                     List.of()), t);
+        }
+        if (t instanceof ApiCallTimeoutException) {
+            // Not "unreachable": the retry budget (RetryBudget) ends a throttled call inside the timeout, so what
+            // runs out of time here is slow or unanswered attempts — and the SDK keeps no trace of them on this exception.
+            LOG.warnf("DynamoDB call timed out: %s", t.getMessage());
+            return unavailable("DynamoDB did not answer in time; retry shortly", t);
         }
         if (t instanceof SdkClientException) {
             LOG.warnf("DynamoDB unreachable: %s", t.getMessage());

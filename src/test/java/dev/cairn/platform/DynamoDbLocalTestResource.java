@@ -21,8 +21,13 @@ public class DynamoDbLocalTestResource implements QuarkusTestResourceLifecycleMa
         } catch (Exception e) {
             throw new IllegalStateException("DynamoDB Local did not start", e);
         }
+        return config(dynamoDb.endpoint());
+    }
+
+    /** The app's configuration against a DynamoDB at this endpoint (also for resources that put a layer in front). */
+    public static Map<String, String> config(String endpoint) {
         // The packaged app of the integration tests runs in the prod profile: give it what dev and test set.
-        return Map.ofEntries(Map.entry("quarkus.dynamodb.endpoint-override", dynamoDb.endpoint()),
+        return Map.ofEntries(Map.entry("quarkus.dynamodb.endpoint-override", endpoint),
                 Map.entry("mp.jwt.verify.publickey.location", TestTokens.PUBLIC_KEY_FILE.toUri().toString()),
                 Map.entry("mp.jwt.verify.issuer", TestTokens.ISSUER),
                 Map.entry("mp.jwt.verify.audiences", TestTokens.AUDIENCE),

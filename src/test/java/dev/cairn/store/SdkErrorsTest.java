@@ -3,6 +3,7 @@ package dev.cairn.store;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -33,6 +34,16 @@ class SdkErrorsTest {
         CairnException cancelledByConflict = SdkErrors.translateDetailed(cancelled("None", "TransactionConflict"), List.of());
         assertThat(cancelledByConflict.error()).isInstanceOf(CairnError.TransactionCanceled.class);
         assertThat(CairnException.retryable(cancelledByConflict)).isTrue();
+    }
+
+    @Test
+    void aCallThatRanOutOfTimeSaysSoAndARefusedConnectionSaysUnreachable() {
+        CairnException timedOut = SdkErrors.translate(new CompletionException(ApiCallTimeoutException.create(3000)));
+        assertThat(timedOut.error()).isInstanceOfSatisfying(CairnError.ServiceUnavailable.class,
+                e -> assertThat(e.detail()).isEqualTo("DynamoDB did not answer in time; retry shortly"));
+        assertThat(CairnException.retryable(timedOut)).isTrue();
+        assertThat(SdkErrors.translate(SdkClientException.create("connection refused")).error().detail())
+                .isEqualTo("DynamoDB is unreachable");
     }
 
     @Test
