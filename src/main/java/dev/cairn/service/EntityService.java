@@ -84,15 +84,22 @@ public class EntityService {
     }
 
     /**
-     * A read-patch-write {@code cycle} run again (from its read) when another write slipped in between, unless the
-     * caller stated the version it patches (If-Match: then the conflict is its answer).
+     * A read-patch-write {@code cycle} run again (from its read, after a short jittered pause) when another write
+     * slipped in between, unless the caller stated the version it patches (If-Match: then the conflict is its
+     * answer), and whenever its transaction collided with another one.
      */
     public <T> Uni<T> againOnConflict(Uni<T> cycle, Long ifMatch) {
-        if (ifMatch != null) {
-            return cycle;
-        }
-        return cycle.onFailure(e -> CairnException.is(e, CairnError.VersionConflict.class)).retry()
+        return cycle.onFailure(e -> collided(e) || ifMatch == null && CairnException.is(e, CairnError.VersionConflict.class))
+                .retry().withBackOff(config.retries().backoff(), config.retries().backoff().multipliedBy(4))
                 .atMost(config.retries().patchAttempts() - 1);
+    }
+
+    /**
+     * Another transaction touched the same items at the same instant (DynamoDB's TransactionConflict): nothing was
+     * decided, so the cycle runs again — also under If-Match, whose condition the next write checks again.
+     */
+    private static boolean collided(Throwable failure) {
+        return failure instanceof CairnException e && e.error().status() == 409 && e.error().retryable();
     }
 
     /** A parent and the first page of its children, read together. */

@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.time.Duration;
 import java.time.Instant;
 
-import static dev.cairn.cricket.CascadeSettleResourceTest.within;
+import static dev.cairn.Eventually.within;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;

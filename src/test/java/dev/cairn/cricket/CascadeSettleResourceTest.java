@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.time.Duration;
 import java.util.Map;
 
+import static dev.cairn.Eventually.within;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -28,27 +29,6 @@ class CascadeSettleResourceTest {
 
     @Inject
     EntityStore store;
-
-    /** Runs the check until it passes or the time is up (then its last failure is the test's). */
-    static void within(Duration limit, Runnable check) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (true) {
-            try {
-                check.run();
-                return;
-            } catch (AssertionError notYet) {
-                if (System.nanoTime() > deadline) {
-                    throw notYet;
-                }
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw notYet;
-                }
-            }
-        }
-    }
 
     @Test
     void aCopyTheFirstPassCouldNotSeeIsRewrittenByTheSettlePass() {
