@@ -2,6 +2,7 @@ package dev.cairn.platform;
 
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.job.Job;
+import dev.cairn.core.job.JobTable;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.JobStore;
 import io.micrometer.core.instrument.Gauge;
@@ -105,7 +106,9 @@ public class JobWorker {
                 return;
             }
             active.incrementAndGet();
-            LOG.infof("took over %s job %s (its owner's lease expired)", claimed.kind(), claimed.id());
+            LOG.infof(job.lease() != null && JobTable.SCHEDULED.equals(job.lease().owner())
+                    ? "took %s job %s (it was scheduled for now)" : "took over %s job %s (its owner's lease expired)",
+                    claimed.kind(), claimed.id());
             run(claimed).eventually(active::decrementAndGet)
                     .subscribe().with(done -> { }, failure -> LOG.warnf("job %s stopped: %s; it is retried after its "
                             + "lease expires", claimed.id(), failure.getMessage()));

@@ -25,4 +25,26 @@ final class TableDump {
         } while (start != null);
         return items;
     }
+
+    /**
+     * A dump once the table has stopped changing: background work of earlier tests (a cascade's settle pass a
+     * moment after its PATCH, a job's retry) must not read as a change made by the requests a test checks.
+     */
+    static TreeSet<String> quiet(DynamoDbAsyncClient client) {
+        var last = of(client);
+        for (int round = 0; round < 20; round++) {
+            try {
+                Thread.sleep(1_500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            var now = of(client);
+            if (now.equals(last)) {
+                return now;
+            }
+            last = now;
+        }
+        throw new AssertionError("the table did not stop changing within 30 s");
+    }
 }

@@ -44,7 +44,7 @@ public final class JobTable {
     static final String RETRIES = "retries";
     static final String NEXT_ATTEMPT_AT = "nextAttemptAt";
     /** The lease holder of a scheduled job: nobody, until the lease (the due time) expires and a worker claims it. */
-    static final String SCHEDULED = "scheduled";
+    public static final String SCHEDULED = "scheduled";
     private static final int DUE_DIGITS = 15;
 
     private final int shards;
@@ -97,7 +97,10 @@ public final class JobTable {
      * expires then). Absent before, so scheduling the same id twice writes it once.
      */
     public WriteAction schedule(String kind, String id, Map<String, AttributeValue> target, Instant now, Instant due) {
-        return put(kind, id, target, State.PENDING, SCHEDULED, now, due);
+        WriteAction put = put(kind, id, target, State.PENDING, SCHEDULED, now, due);
+        var item = new HashMap<>(put.item());
+        item.put(NEXT_ATTEMPT_AT, AttributeValue.fromS(due.toString()));
+        return WriteAction.putItem(put.key(), item, Expectation.ABSENT, TYPE);
     }
 
     /** Records on a cascade job that its settle pass is over (the job is kept far longer than a settle window). */
