@@ -1,7 +1,6 @@
 package dev.cairn.reliability;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
@@ -29,17 +28,7 @@ class IndexLagResourceTest {
 
     static final Duration LAG = Duration.ofSeconds(2);
 
-    public static class LaggingIndex implements QuarkusTestProfile {
-        @Override
-        public boolean disableGlobalTestResources() {
-            return true;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(DynamoDbSemanticsTestResource.class));
-        }
-
+    public static class LaggingIndex extends DynamoDbSemanticsProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             // The settle window must outlast the lag it is there for (production: 5 s against sub-second lag).

@@ -2,7 +2,6 @@ package dev.cairn.reliability;
 
 import dev.cairn.store.AttemptCountingInterceptor;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -37,17 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestProfile(ThrottledDynamoDbResourceTest.Throttled.class)
 class ThrottledDynamoDbResourceTest {
 
-    public static class Throttled implements QuarkusTestProfile {
-        @Override
-        public boolean disableGlobalTestResources() {
-            return true;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(DynamoDbSemanticsTestResource.class));
-        }
-
+    public static class Throttled extends DynamoDbSemanticsProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             // A cascade still running after 1 s answers 202: the clients go on, the job finishes the copies.

@@ -15,10 +15,11 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
+import static dev.cairn.platform.auth.AuthResourceTest.as;
+import static dev.cairn.platform.auth.AuthResourceTest.unique;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -36,14 +37,6 @@ import static org.hamcrest.Matchers.nullValue;
 class TenancyResourceTest {
 
     private static final String PROBLEM = "application/problem+json";
-
-    private static String unique(String prefix) {
-        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    private static RequestSpecification as(String bearer) {
-        return given().header("Authorization", bearer);
-    }
 
     private static RequestSpecification json(String bearer, String body) {
         return as(bearer).contentType(ContentType.JSON).body(body);
