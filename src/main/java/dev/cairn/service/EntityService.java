@@ -16,8 +16,10 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
@@ -84,14 +86,25 @@ public class EntityService {
     }
 
     /**
-     * A read-patch-write {@code cycle} run again (from its read, after a short jittered pause) when another write
-     * slipped in between, unless the caller stated the version it patches (If-Match: then the conflict is its
-     * answer), and whenever its transaction collided with another one.
+     * A read-patch-write {@code cycle} run again from its read when another write slipped in between, unless the
+     * caller stated the version it patches (If-Match: then the conflict is its answer); and, after a short jittered
+     * pause on the request's own context, whenever its transaction collided with another one.
      */
     public <T> Uni<T> againOnConflict(Uni<T> cycle, Long ifMatch) {
-        return cycle.onFailure(e -> collided(e) || ifMatch == null && CairnException.is(e, CairnError.VersionConflict.class))
-                .retry().withBackOff(config.retries().backoff(), config.retries().backoff().multipliedBy(4))
-                .atMost(config.retries().patchAttempts() - 1);
+        return again(cycle, ifMatch, 1);
+    }
+
+    private <T> Uni<T> again(Uni<T> cycle, Long ifMatch, int attempt) {
+        return cycle.onFailure(e -> attempt < config.retries().patchAttempts()
+                        && (collided(e) || ifMatch == null && CairnException.is(e, CairnError.VersionConflict.class)))
+                .recoverWithUni(e -> (collided(e) ? store.pause(jittered(store.settings().retries().pauseAfter(attempt)))
+                        : Uni.createFrom().voidItem()).chain(() -> again(cycle, ifMatch, attempt + 1)));
+    }
+
+    /** Between half and all of {@code pause}: two writers that collided do not meet again at the same instant. */
+    private static Duration jittered(Duration pause) {
+        long millis = Math.max(1, pause.toMillis());
+        return Duration.ofMillis(ThreadLocalRandom.current().nextLong(millis / 2, millis + 1));
     }
 
     /**

@@ -72,6 +72,11 @@ public class EntityStore {
         return settings.table();
     }
 
+    /** Waits without blocking and resumes on the caller's Vert.x context (a request stays on its event loop). */
+    public Uni<Void> pause(Duration delay) {
+        return gateway.pause(delay);
+    }
+
     public Instant now() {
         return clock.instant();
     }
