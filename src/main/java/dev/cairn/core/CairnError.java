@@ -122,6 +122,18 @@ public sealed interface CairnError {
         }
     }
 
+    /**
+     * A referenced entity changed (or went) between the read that copied it and the write that stores the copy: the
+     * write was refused whole, so no copy of a superseded version is ever stored. Writers read it again and retry by
+     * themselves; a client sees it only when the entity kept changing through every attempt.
+     */
+    record RefChanged(String detail, String refEntity, String refId) implements CairnError {
+        public int status() { return 409; }
+        public String title() { return "Referenced entity changed"; }
+        public boolean retryable() { return true; }
+        public Map<String, Object> extensions() { return Map.of("refEntity", refEntity, "refId", refId); }
+    }
+
     /** A transaction group of an aggregate would not fit in one TransactWriteItems. */
     record AggregateTransactionOverflow(String detail, String aggregate, String group, int itemCount, int limit)
             implements CairnError {

@@ -48,6 +48,7 @@ public class MatchService {
 
     @Inject AggregateStore aggregates;
     @Inject EntityStore store;
+    @Inject EntityService entities;
     @Inject ObjectMapper json;
 
     public Uni<Versioned> find(String id) {
@@ -84,14 +85,16 @@ public class MatchService {
         Map<String, Object> in = toMap(input);
         List<RefUse> refs = checked(input, in);
         // The partition must be empty (a create never adopts leftovers): checked beside the refs, in parallel.
-        return Uni.combine().all().unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(MATCH, input.id()))
+        // A ref that changed before the write committed makes the whole create run again (RefChanged).
+        return entities.againOnCollision(Uni.combine().all()
+                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(MATCH, input.id()))
                 .asTuple().map(both -> both.getItem1()).chain(resolved -> {
             Instant now = Instant.now();
-            Map<String, Object> view = MATCH.hydrate(in, resolved);
-            Items items = MATCH.decompose(view, versions(resolved), 1, now, now);
-            return aggregates.write(MATCH, AggregateWrites.create(MATCH, items), Map.of())
+            Map<String, Object> view = MATCH.hydrate(in, resolved.copies());
+            Items items = MATCH.decompose(view, versions(resolved.copies()), 1, now, now);
+            return aggregates.write(MATCH, AggregateWrites.create(MATCH, items).guardedBy(resolved.sourceGuards()), Map.of())
                     .map(done -> new Versioned(view, 1));
-        });
+        }));
     }
 
     /**
@@ -99,7 +102,7 @@ public class MatchService {
      * conditioned on the version read: a concurrent change is a 409, a stale If-Match a 412.
      */
     public Uni<Versioned> update(String id, Long ifMatch, Function<MatchInput, MatchInput> change) {
-        return readForWrite(id, ifMatch).chain(snapshot -> {
+        return entities.againOnCollision(readForWrite(id, ifMatch).chain(snapshot -> {
             var current = snapshot.assembled();
             MatchInput next = change.apply(fromMap(MATCH.toInput(current.view())));
             if (!id.equals(next.id())) {
@@ -108,21 +111,22 @@ public class MatchService {
             Map<String, Object> in = toMap(next);
             List<RefUse> refs = checked(next, in);
             return aggregates.resolve(refs, MATCH.copies(current.view(), current.refVersions())).chain(resolved -> {
-                Map<String, Object> view = MATCH.hydrate(in, resolved);
+                Map<String, Object> view = MATCH.hydrate(in, resolved.copies());
                 Instant now = Instant.now();
                 Items before = MATCH.decompose(current.view(), current.refVersions(), current.version(),
                         current.createdAt(), current.updatedAt());
-                Items after = MATCH.decompose(view, versions(resolved), current.version() + 1, current.createdAt(), now);
+                Items after = MATCH.decompose(view, versions(resolved.copies()), current.version() + 1, current.createdAt(), now);
                 var changes = Aggregate.diff(before, after);
                 if (changes.isEmpty()) {
                     // Nothing changed: no write, and the version (the ETag) stays.
                     return Uni.createFrom().item(new Versioned(current.view(), current.version()));
                 }
-                Plan plan = AggregateWrites.update(MATCH, after, changes, current.version(), now);
+                Plan plan = AggregateWrites.update(MATCH, after, changes, current.version(), now)
+                        .guardedBy(resolved.sourceGuards());
                 return aggregates.write(MATCH, plan, snapshot.bySk())
                         .map(done -> new Versioned(view, current.version() + 1));
             });
-        });
+        }));
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.Page;
+import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
 import dev.cairn.service.EntityService;
@@ -37,10 +38,14 @@ public class SquadService {
     @Inject MergePatcher patcher;
     @Inject ObjectMapper json;
 
-    /** ONE BatchGetItem for the team and the player, then ONE conditional put (an existing number is a 409). */
+    /**
+     * ONE BatchGetItem for the team and the player, then ONE transaction: the put (an existing number is a 409) and
+     * the guards that both are still at the versions copied; one that changed meanwhile makes it run again.
+     */
     Uni<Stored<SquadSelection>> create(String squadId, SquadSelection.Input input) {
-        return hydrate(squadId, input, Map.of())
-                .chain(hydrated -> store.create(SELECTION_SPEC, hydrated.selection(), hydrated.copyVersions()));
+        return entities.againOnCollision(hydrate(squadId, input, Map.of())
+                .chain(hydrated -> store.create(SELECTION_SPEC, hydrated.selection(), hydrated.copyVersions(),
+                        hydrated.sourceGuards())));
     }
 
     Uni<Stored<SquadSelection>> find(String squadId, int number) {
@@ -75,7 +80,8 @@ public class SquadService {
                     return hydrate(squadId, next, known(current, item))
                             .chain(hydrated -> hydrated.selection().equals(current.value())
                                     ? Uni.createFrom().item(current)
-                                    : store.put(SELECTION_SPEC, hydrated.selection(), current.version(), hydrated.copyVersions()));
+                                    : store.replace(SELECTION_SPEC, hydrated.selection(), current, hydrated.copyVersions(),
+                                    hydrated.sourceGuards()));
                 }), ifMatch);
     }
 
@@ -83,20 +89,25 @@ public class SquadService {
         return store.delete(SELECTION_SPEC, CricketModel.selectionKey(squadId, number), true, ifMatch).replaceWithVoid();
     }
 
-    /** A hydrated selection and the {@code _refv} attribute recording the source version of each copy. */
-    private record Hydrated(SquadSelection selection, Map<String, AttributeValue> copyVersions) {
+    /**
+     * A hydrated selection, the {@code _refv} attribute recording the source version of each copy, and the guards
+     * of the copies read now (a changed {@code teamId} or {@code playerId}).
+     */
+    private record Hydrated(SquadSelection selection, Map<String, AttributeValue> copyVersions,
+                            List<WriteAction> sourceGuards) {
     }
 
     private Uni<Hydrated> hydrate(String squadId, SquadSelection.Input input, Map<String, RefCopy> known) {
         List<RefUse> uses = List.of(new RefUse("team", TEAM_REF, input.teamId()),
                 new RefUse("player", PLAYER_REF, input.playerId()));
         return refs.resolve(uses, known).map(resolved -> {
-            RefCopy team = resolved.get(Aggregate.refKey(TEAM_REF, input.teamId()));
-            RefCopy player = resolved.get(Aggregate.refKey(PLAYER_REF, input.playerId()));
+            RefCopy team = resolved.copy(TEAM_REF, input.teamId());
+            RefCopy player = resolved.copy(PLAYER_REF, input.playerId());
             var selection = new SquadSelection(squadId, input.selectionNumber(),
                     json.convertValue(team.fields(), Team.class), json.convertValue(player.fields(), Player.class),
                     input.squadRole(), input.isCaptain());
-            return new Hydrated(selection, CricketModel.selectionCopyVersions(team.version(), player.version()));
+            return new Hydrated(selection, CricketModel.selectionCopyVersions(team.version(), player.version()),
+                    resolved.sourceGuards());
         });
     }
 

@@ -7,7 +7,6 @@ import dev.cairn.core.entity.Stored;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.write.TransactionPlan;
-import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.service.CascadeService.Mode;
 import dev.cairn.service.CascadeService.Patched;
@@ -55,23 +54,24 @@ public class SchoolService {
 
     /**
      * ONE BatchGetItem reads both sides (their display fields go on the edge), then ONE transaction re-checks that
-     * both still exist and puts the edge only if it is absent.
+     * both still exist at the versions read (so the copied names are current) and puts the edge only if it is
+     * absent; a side that changed meanwhile makes it run again.
      */
     Uni<Stored<Enrollment>> enroll(String sid, String cid, Enrollment.New details) {
         PrimaryKey studentKey = SchoolModel.studentKey(sid);
         PrimaryKey courseKey = SchoolModel.courseKey(cid);
-        return store.batchGet(List.of(studentKey, courseKey), true).chain(found -> {
+        return entities.againOnCollision(store.batchGet(List.of(studentKey, courseKey), true).chain(found -> {
             Stored<Student> student = decode(STUDENT, found.get(0), "student " + sid);
             Stored<Course> course = decode(COURSE, found.get(1), "course " + cid);
             LocalDate enrolledOn = details.enrolledOn() != null ? details.enrolledOn() : LocalDate.now(ZoneOffset.UTC);
             var edge = new Enrollment(sid, cid, enrolledOn, details.grade(), student.value().name(), course.value().title());
             var now = store.now();
             var plan = TransactionPlan.of(List.of(
-                    WriteAction.check("student", studentKey, Expectation.present(null)),
-                    WriteAction.check("course", courseKey, Expectation.present(null)),
+                    WriteAction.copiedSource(STUDENT.type(), sid, studentKey, student.version()),
+                    WriteAction.copiedSource(COURSE.type(), cid, courseKey, course.version()),
                     WriteAction.create(ENROLLMENT, edge, now, SchoolModel.copyVersions(student.version(), course.version()))));
             return store.transact(plan).replaceWith(new Stored<>(edge, ENROLLMENT.keyOf(edge), 1, now, now));
-        });
+        }));
     }
 
     Uni<Stored<Enrollment>> enrollment(String sid, String cid) {

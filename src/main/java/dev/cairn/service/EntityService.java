@@ -12,6 +12,7 @@ import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
 import dev.cairn.store.EntityStore;
+import dev.cairn.store.StoreMetrics;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -37,6 +38,7 @@ public class EntityService {
     @Inject EntityStore store;
     @Inject MergePatcher patcher;
     @Inject CairnConfig config;
+    @Inject StoreMetrics metrics;
 
     /** The write of a patched value: must be conditioned on {@code current.version()}. */
     @FunctionalInterface
@@ -88,17 +90,31 @@ public class EntityService {
     /**
      * A read-patch-write {@code cycle} run again from its read when another write slipped in between, unless the
      * caller stated the version it patches (If-Match: then the conflict is its answer); and, after a short jittered
-     * pause on the request's own context, whenever its transaction collided with another one.
+     * pause on the request's own context, whenever it collided ({@link #againOnCollision}).
      */
     public <T> Uni<T> againOnConflict(Uni<T> cycle, Long ifMatch) {
-        return again(cycle, ifMatch, 1);
+        return again(cycle, ifMatch == null, 1);
     }
 
-    private <T> Uni<T> again(Uni<T> cycle, Long ifMatch, int attempt) {
+    /**
+     * A write {@code cycle} run again from its reads, after a short jittered pause on the request's own context,
+     * when it collided: its transaction met another one (TransactionConflict), or a source it copied changed before
+     * it committed (RefChanged: the cycle reads the source again and copies its current version).
+     */
+    public <T> Uni<T> againOnCollision(Uni<T> cycle) {
+        return again(cycle, false, 1);
+    }
+
+    private <T> Uni<T> again(Uni<T> cycle, boolean afterVersionConflict, int attempt) {
         return cycle.onFailure(e -> attempt < config.retries().patchAttempts()
-                        && (collided(e) || ifMatch == null && CairnException.is(e, CairnError.VersionConflict.class)))
-                .recoverWithUni(e -> (collided(e) ? store.pause(jittered(store.settings().retries().pauseAfter(attempt)))
-                        : Uni.createFrom().voidItem()).chain(() -> again(cycle, ifMatch, attempt + 1)));
+                        && (collided(e) || afterVersionConflict && CairnException.is(e, CairnError.VersionConflict.class)))
+                .recoverWithUni(e -> {
+                    if (e instanceof CairnException ce && ce.error() instanceof CairnError.RefChanged changed) {
+                        metrics.copyGuardCaught(changed.refEntity());
+                    }
+                    return (collided(e) ? store.pause(jittered(store.settings().retries().pauseAfter(attempt)))
+                            : Uni.createFrom().voidItem()).chain(() -> again(cycle, afterVersionConflict, attempt + 1));
+                });
     }
 
     /** Between half and all of {@code pause}: two writers that collided do not meet again at the same instant. */

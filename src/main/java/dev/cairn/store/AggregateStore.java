@@ -14,6 +14,7 @@ import dev.cairn.core.aggregate.AggregateWrites;
 import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.aggregate.Listing;
 import dev.cairn.core.aggregate.PartitionRanges;
+import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.Update;
 import dev.cairn.core.job.Job;
@@ -220,10 +221,26 @@ public class AggregateStore {
     }
 
     /**
+     * Resolved refs: the copies by {@link Aggregate#refKey}, and the source guards of the copies read now (refs
+     * already known were not read, so they need none: their items' own version checks protect them).
+     */
+    public record Resolved(Map<String, RefCopy> copies, List<WriteAction> sourceGuards) {
+        public Resolved {
+            copies = Map.copyOf(copies);
+            sourceGuards = List.copyOf(sourceGuards);
+        }
+
+        public RefCopy copy(RefSpec<?> ref, String id) {
+            return copies.get(Aggregate.refKey(ref, id));
+        }
+    }
+
+    /**
      * Resolves every ref with ONE BatchGetItem (chunks of 100 in parallel); copies already known (unchanged refs
      * of an update) are not read again. A missing ref is a RefNotFound naming the first input path that uses it.
+     * Each copy read now comes with its source guard ({@link WriteAction#copiedSource}), for the write to carry.
      */
-    public Uni<Map<String, RefCopy>> resolve(List<RefUse> uses, Map<String, RefCopy> known) {
+    public Uni<Resolved> resolve(List<RefUse> uses, Map<String, RefCopy> known) {
         var wanted = new LinkedHashMap<String, RefUse>();
         uses.forEach(use -> {
             String key = Aggregate.refKey(use.ref(), use.id());
@@ -232,12 +249,13 @@ public class AggregateStore {
             }
         });
         if (wanted.isEmpty()) {
-            return Uni.createFrom().item(known);
+            return Uni.createFrom().item(new Resolved(known, List.of()));
         }
         List<RefUse> lookups = List.copyOf(wanted.values());
         return store.batchGet(lookups.stream().map(use -> use.ref().keyOf().apply(use.id())).toList(), true)
                 .map(found -> {
                     var resolved = new HashMap<>(known);
+                    var guards = new ArrayList<WriteAction>();
                     var missing = new ArrayList<RefUse>();
                     for (int i = 0; i < lookups.size(); i++) {
                         RefUse use = lookups.get(i);
@@ -245,13 +263,16 @@ public class AggregateStore {
                         if (item == null || !use.ref().spec().isTypeOf(item)) {
                             missing.add(use);
                         } else {
-                            resolved.put(Aggregate.refKey(use.ref(), use.id()), copyOf(use, item));
+                            RefCopy copy = copyOf(use, item);
+                            resolved.put(Aggregate.refKey(use.ref(), use.id()), copy);
+                            guards.add(WriteAction.copiedSource(use.ref().entity(), use.id(),
+                                    use.ref().keyOf().apply(use.id()), copy.version()));
                         }
                     }
                     if (!missing.isEmpty()) {
                         throw refNotFound(uses, missing);
                     }
-                    return resolved;
+                    return new Resolved(resolved, guards);
                 });
     }
 
@@ -298,8 +319,19 @@ public class AggregateStore {
                 : AggregateTxn.undoLog(rootKey.pk(), txn, touched, before, aggregate.name());
         List<List<WriteAction>> steps = AggregateTxn.schedule(List.of(begin, intent), undo, batches, guard);
         int prepare = steps.size() - batches.size();
-        // The commit point: the root flips, the intent goes, and the undo log with them (as far as it fits).
-        AggregateTxn.Final commit = AggregateTxn.finalStep(List.of(AggregateTxn.commit(plan, owner), jobs.delete(txn, owner)),
+        // The commit point: the root flips, the intent goes, the source guards are checked (as many as fit; the
+        // rest just before, after every group), and the undo log goes with them (as far as it fits).
+        List<WriteAction> sourceGuards = plan.sourceGuards();
+        int guardsInCommit = Math.min(sourceGuards.size(), TransactionPlan.MAX_ACTIONS - 2);
+        var last = new ArrayList<>(List.of(AggregateTxn.commit(plan, owner), jobs.delete(txn, owner)));
+        last.addAll(sourceGuards.subList(0, guardsInCommit));
+        List<List<WriteAction>> guardSteps = chunks(sourceGuards.subList(guardsInCommit, sourceGuards.size())).stream()
+                .map(chunk -> {
+                    var actions = new ArrayList<>(chunk);
+                    actions.add(guard);
+                    return (List<WriteAction>) actions;
+                }).toList();
+        AggregateTxn.Final commit = AggregateTxn.finalStep(last,
                 rootKey.pk(), undo.stream().map(u -> u.key().sk()).toList(), aggregate.name());
         Uni<Void> prepared = Uni.createFrom().voidItem();
         for (List<WriteAction> step : steps.subList(1, prepare)) {
@@ -310,6 +342,9 @@ public class AggregateStore {
                                 .map(step -> store.transact(TransactionPlan.of(step))).toList())
                         .andCollectFailures().replaceWithVoid()
                         .onFailure().transform(AggregateStore::firstFailure))
+                .chain(() -> guardSteps.isEmpty() ? Uni.createFrom().voidItem()
+                        : Uni.join().all(guardSteps.stream().map(step -> store.transact(TransactionPlan.of(step))).toList())
+                        .andCollectFailures().replaceWithVoid().onFailure().transform(AggregateStore::firstFailure))
                 .chain(() -> store.transact(TransactionPlan.of(commit.transaction())))
                 .onFailure().call(failure -> undoOwn(aggregate, id, owner));
         // A refused begin (version, existence) wrote nothing: its failure is the answer, with nothing to undo.

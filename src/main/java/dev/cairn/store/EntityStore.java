@@ -119,6 +119,40 @@ public class EntityStore {
     }
 
     /**
+     * Creates the item with extra system attributes, in ONE transaction with the source guards of the copies it
+     * embeds ({@link WriteAction#copiedSource}); without guards it is the one PutItem of {@link #create}.
+     */
+    public <T> Uni<Stored<T>> create(EntitySpec<T> spec, T value, Map<String, AttributeValue> extra,
+                                     List<WriteAction> sourceGuards) {
+        if (sourceGuards.isEmpty()) {
+            return create(spec, value, extra);
+        }
+        return deferred(() -> {
+            Instant now = now();
+            WriteAction action = WriteAction.create(spec, value, now, extra);
+            return transact(TransactionPlan.of(concat(List.of(action), sourceGuards)))
+                    .map(done -> new Stored<>(value, action.key(), 1, now, now));
+        });
+    }
+
+    /**
+     * Replaces {@code current} with {@code value} at its version, in ONE transaction with the source guards of the
+     * copies it takes fresh; without guards it is the one UpdateItem of {@link #put}.
+     */
+    public <T> Uni<Stored<T>> replace(EntitySpec<T> spec, T value, Stored<T> current, Map<String, AttributeValue> extra,
+                                      List<WriteAction> sourceGuards) {
+        if (sourceGuards.isEmpty()) {
+            return put(spec, value, current.version(), extra);
+        }
+        return deferred(() -> {
+            Instant now = now();
+            WriteAction action = WriteAction.put(spec, value, Expectation.present(current.version()), now, extra);
+            return transact(TransactionPlan.of(concat(List.of(action), sourceGuards)))
+                    .map(done -> new Stored<>(value, action.key(), current.version() + 1, current.createdAt(), now));
+        });
+    }
+
+    /**
      * Writes the whole value. With an expected version it replaces an existing item only at that version
      * (NotFound / VersionConflict otherwise); without one it is an upsert.
      */

@@ -151,6 +151,10 @@ public final class SdkErrors {
         return failures;
     }
 
+    private static boolean isSourceGuard(WriteAction action) {
+        return action.expectation().state() == WriteAction.Expectation.State.COPIED;
+    }
+
     private static CairnException transactionCanceled(TransactionCanceledException e, List<WriteAction> actions) {
         var failures = failures(e, actions);
         boolean throttled = failures.stream().anyMatch(f -> f.reason().contains("Throttl")
@@ -158,11 +162,16 @@ public final class SdkErrors {
         if (throttled) {
             return unavailable("DynamoDB is throttling requests; retry shortly", e);
         }
-        // A single failed condition is explained by its action (NotFound / Conflict / VersionConflict).
-        var conditionFailures = failures.stream().filter(f -> "ConditionalCheckFailed".equals(f.reason())).toList();
-        if (conditionFailures.size() == failures.size() && failures.size() == 1 && failures.get(0).index() < actions.size()) {
-            CairnError.ActionFailure only = failures.get(0);
-            return new CairnException(actions.get(only.index()).explainFailure(only.oldItem()), e);
+        // A single failed condition is explained by its action (NotFound / Conflict / VersionConflict / RefChanged).
+        // Source guards that failed beside it give way: the write's own condition is the answer, the more final one.
+        var conditionFailures = failures.stream().filter(f -> "ConditionalCheckFailed".equals(f.reason())
+                && f.index() < actions.size()).toList();
+        if (conditionFailures.size() == failures.size() && !failures.isEmpty()) {
+            var own = conditionFailures.stream().filter(f -> !isSourceGuard(actions.get(f.index()))).toList();
+            if (own.size() <= 1) {
+                CairnError.ActionFailure only = own.isEmpty() ? failures.get(0) : own.get(0);
+                return new CairnException(actions.get(only.index()).explainFailure(only.oldItem()), e);
+            }
         }
         if (failures.stream().anyMatch(f -> "TransactionConflict".equals(f.reason()))) {
             return new CairnException(new CairnError.TransactionCanceled(

@@ -59,6 +59,13 @@ public class StoreMetrics {
     }
 
     /** An interrupted multi-transaction write undone (by its writer, a reader, the next writer or the worker). */
+    /** A write that copies {@code entity} was refused because it changed after the copy was read (and ran again). */
+    public void copyGuardCaught(String entity) {
+        Counter.builder("cairn.copies.guard.caught")
+                .description("Writes refused because a source they copied changed before they committed (then run again)")
+                .tag("entity", entity).register(registry).increment();
+    }
+
     public void aggregateRepaired(String aggregate) {
         Counter.builder("cairn.aggregate.repairs").description("Interrupted multi-transaction aggregate writes undone")
                 .tag("aggregate", aggregate).register(registry).increment();

@@ -2,6 +2,8 @@ package dev.cairn.store;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.write.WriteAction;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -56,6 +58,18 @@ class SdkErrorsTest {
         assertThat(CairnException.retryable(new IllegalStateException("a bug"))).isFalse();
         assertThat(CairnException.is(condition, CairnError.NotFound.class, CairnError.Conflict.class)).isTrue();
         assertThat(CairnException.is(condition, CairnError.NotFound.class)).isFalse();
+    }
+
+    @Test
+    void aCancelledWriteIsExplainedByItsOwnConditionBeforeItsSourceGuards() {
+        var put = WriteAction.check("Match", PrimaryKey.of("MATCH#m", "MATCH"), WriteAction.Expectation.present(2L));
+        var guard = WriteAction.copiedSource("Player", "p1", PrimaryKey.of("PLAYER#p1", "PLAYER"), 1);
+        var onlyTheGuard = SdkErrors.translate(cancelled("None", "ConditionalCheckFailed"), List.of(put, guard));
+        assertThat(onlyTheGuard.error()).isInstanceOf(CairnError.RefChanged.class);
+        assertThat(CairnException.retryable(onlyTheGuard)).isTrue();
+        var both = SdkErrors.translate(cancelled("ConditionalCheckFailed", "ConditionalCheckFailed"), List.of(put, guard));
+        assertThat(both.error()).isInstanceOf(CairnError.NotFound.class);
+        assertThat(CairnException.retryable(both)).isFalse();
     }
 
     @Test

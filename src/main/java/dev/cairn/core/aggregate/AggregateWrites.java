@@ -39,15 +39,35 @@ public final class AggregateWrites {
     public record GroupActions(String group, List<WriteAction> actions) {
     }
 
-    /** A whole write: the root guard action plus the groups' member actions. */
-    public record Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey) {
+    /**
+     * A whole write: the root guard action, the groups' member actions, and the source guards: one ConditionCheck
+     * per source whose copy the write took fresh ({@link WriteAction#copiedSource}), so no copy of a superseded
+     * version is committed. In one transaction they ride along; a write in several transactions commits them with
+     * (or just before) its commit point, after every group, which is as good: a source still at the copied version
+     * then was at it when each group was written.
+     */
+    public record Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey, List<WriteAction> sourceGuards) {
+
+        public Plan {
+            sourceGuards = List.copyOf(sourceGuards);
+        }
+
+        Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey) {
+            this(root, groups, rootKey, List.of());
+        }
+
+        /** The same write, guarded by these source checks. */
+        public Plan guardedBy(List<WriteAction> guards) {
+            return new Plan(root, groups, rootKey, guards);
+        }
 
         public int size() {
-            return 1 + groups.stream().mapToInt(g -> g.actions().size()).sum();
+            return 1 + groups.stream().mapToInt(g -> g.actions().size()).sum() + sourceGuards.size();
         }
 
         public long bytes() {
-            return root.estimatedSize() + groups.stream().mapToLong(g -> TransactionPlan.sizeOf(g.actions())).sum();
+            return root.estimatedSize() + groups.stream().mapToLong(g -> TransactionPlan.sizeOf(g.actions())).sum()
+                    + TransactionPlan.sizeOf(sourceGuards);
         }
 
         /** True when the whole write fits in ONE transaction. */
@@ -59,6 +79,7 @@ public final class AggregateWrites {
             var all = new ArrayList<WriteAction>();
             all.add(root);
             groups.forEach(g -> all.addAll(g.actions()));
+            all.addAll(sourceGuards);
             return all;
         }
     }

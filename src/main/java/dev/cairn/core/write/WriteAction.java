@@ -52,7 +52,8 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
 
     /** What must hold before the write. */
     public record Expectation(State state, Long version, boolean precondition) {
-        public enum State { ABSENT, PRESENT, ANY }
+        /** {@code COPIED}: present at the version a copy of it was taken at (the source of an embedded copy). */
+        public enum State { ABSENT, PRESENT, ANY, COPIED }
 
         public static final Expectation NONE = new Expectation(State.ANY, null, false);
         public static final Expectation ABSENT = new Expectation(State.ABSENT, null, false);
@@ -66,6 +67,11 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
             return new Expectation(State.PRESENT, version, version != null);
         }
 
+        /** A source entity still at the version a write copied it at (see {@link WriteAction#copiedSource}). */
+        public static Expectation copiedAt(long version) {
+            return new Expectation(State.COPIED, version, false);
+        }
+
         /** Optionally present at a version: {@code version} null means "whatever is there" (no condition). */
         public static Expectation ifVersion(Long version) {
             return version == null ? NONE : present(version);
@@ -76,7 +82,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
                     : Condition.eq(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));
             return switch (state) {
                 case ABSENT -> Condition.attributeNotExists(TableSpec.PK);
-                case PRESENT -> versionCheck == null ? Condition.attributeExists(TableSpec.PK)
+                case PRESENT, COPIED -> versionCheck == null ? Condition.attributeExists(TableSpec.PK)
                         : Condition.attributeExists(TableSpec.PK).and(versionCheck);
                 case ANY -> versionCheck;
             };
@@ -197,6 +203,16 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         return new WriteAction(Kind.CHECK, key, null, null, expectation, null, label);
     }
 
+    /**
+     * The guard of a write that stores copies of {@code entity} {@code id}: a ConditionCheck, in the same transaction,
+     * that the source is still at the version the copies were taken at. A source that moved on (or went) since it
+     * was read refuses the whole write with RefChanged, so a copy of a superseded version is never committed; the
+     * cascade of the newer version cannot miss it, because it was never written.
+     */
+    public static WriteAction copiedSource(String entity, String id, PrimaryKey key, long version) {
+        return new WriteAction(Kind.CHECK, key, null, null, Expectation.copiedAt(version), null, entity + "#" + id);
+    }
+
     /** The same action with an additional condition ANDed to its expectation. */
     public WriteAction and(Condition condition) {
         return new WriteAction(kind, key, item, update, expectation,
@@ -214,6 +230,14 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
     /** Explains a failed condition from the old item (null or empty when there was none). */
     public CairnError explainFailure(Map<String, AttributeValue> oldItem) {
         boolean exists = oldItem != null && !oldItem.isEmpty();
+        if (expectation.state() == Expectation.State.COPIED) {
+            int hash = label.indexOf('#');
+            String entity = label.substring(0, hash);
+            String id = label.substring(hash + 1);
+            return new CairnError.RefChanged(entity + " '" + id + "' " + (exists
+                    ? "changed (version " + EntitySpec.versionOf(oldItem) + ", copied at " + expectation.version() + ")"
+                    : "was deleted") + " while this write copied it; retry", entity, id);
+        }
         String what = label + " " + key;
         if (expectation.state() == Expectation.State.ABSENT) {
             return new CairnError.Conflict(what + " already exists");

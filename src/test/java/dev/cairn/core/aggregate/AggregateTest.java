@@ -206,6 +206,25 @@ class AggregateTest {
     }
 
     @Test
+    void sourceGuardsCountTowardsTheOneTransactionAndPushALargeWriteIntoSteps() {
+        var lines = new ArrayList<Map<String, Object>>();
+        var copies = resolved();
+        for (int i = 0; i < 60; i++) {
+            lines.add(line("x" + i, 1));
+            copies.put(Aggregate.refKey(PRODUCT_REF, "x" + i), new RefCopy(Map.of("id", "x" + i, "title", "t"), 1));
+        }
+        var plan = AggregateWrites.create(ORDER, ORDER.decompose(ORDER.hydrate(input("n", lines), copies), Map.of(), 1, T0, T0));
+        assertThat(plan.fitsOneTransaction()).isTrue();
+        var guards = copies.entrySet().stream().map(e -> WriteAction.copiedSource("Product", e.getKey(),
+                PrimaryKey.of("PROD#" + e.getKey(), "PROD"), e.getValue().version())).toList();
+        var guarded = plan.guardedBy(guards);
+        assertThat(guarded.size()).isEqualTo(plan.size() + guards.size());
+        assertThat(guarded.allActions()).endsWith(guards.toArray(WriteAction[]::new));
+        assertThat(guarded.fitsOneTransaction()).isFalse();
+        assertThat(plan.guardedBy(guards.subList(0, 100 - plan.size())).fitsOneTransaction()).isTrue();
+    }
+
+    @Test
     void aContextFieldChangeRewritesEveryGroup() {
         Items before = items(input("old note", List.of(line("p1", 2))), 1);
         Items after = items(input("new note", List.of(line("p1", 2))), 2);

@@ -1,5 +1,6 @@
 package dev.cairn.core.write;
 
+import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.item.RecordCodec;
@@ -74,6 +75,23 @@ class TransactionPlanTest {
         var versioned = WriteAction.check("Note", PrimaryKey.of("N#b", "META"), WriteAction.Expectation.present(3L));
         assertThat(versioned.explainFailure(null).code()).isEqualTo("NotFound");
         assertThat(versioned.explainFailure(Map.of("_version", AttributeValue.fromN("4"))).code()).isEqualTo("VersionConflict");
+    }
+
+    @Test
+    void aSourceGuardHoldsTheSourceAtItsCopiedVersionAndNamesItWhenItMovedOrWent() {
+        var guard = WriteAction.copiedSource("Player", "p#1", PrimaryKey.of("PLAYER#p#1", "PLAYER"), 3);
+        var check = TransactionPlan.of(List.of(guard)).toRequest("t").transactItems().get(0).conditionCheck();
+        assertThat(check.conditionExpression()).contains("attribute_exists").contains("=");
+        assertThat(check.expressionAttributeValues()).containsValue(AttributeValue.fromN("3"));
+        var moved = guard.explainFailure(Map.of("_version", AttributeValue.fromN("4")));
+        assertThat(moved).isInstanceOfSatisfying(CairnError.RefChanged.class, e -> {
+            assertThat(e.refEntity()).isEqualTo("Player");
+            assertThat(e.refId()).isEqualTo("p#1");
+            assertThat(e.detail()).isEqualTo("Player 'p#1' changed (version 4, copied at 3) while this write copied it; retry");
+            assertThat(e.status()).isEqualTo(409);
+            assertThat(e.retryable()).isTrue();
+        });
+        assertThat(guard.explainFailure(null).detail()).isEqualTo("Player 'p#1' was deleted while this write copied it; retry");
     }
 
     @Test
