@@ -16,13 +16,11 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +41,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DurableWritesIT {
 
-    static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     static final ObjectMapper JSON = new ObjectMapper();
     static final Duration LEASE = Duration.ofSeconds(3);
 
@@ -52,11 +49,8 @@ class DurableWritesIT {
     DynamoDbAsyncClient direct;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    final List<App> apps = new ArrayList<>();
+    final List<PackagedApp> apps = new ArrayList<>();
     final String k = UUID.randomUUID().toString().substring(0, 8);
-
-    record App(Process process, String base, File log) {
-    }
 
     record Answer(int status, Map<String, Object> body, HttpResponse<String> raw) {
         String header(String name) {
@@ -67,7 +61,6 @@ class DurableWritesIT {
     @BeforeEach
     void start() throws Exception {
         Thread.currentThread().setContextClassLoader(DurableWritesIT.class.getClassLoader());
-        assertThat(JAR).exists();
         dynamo = EmbeddedDynamoDb.start(0, null);
         proxy = new FaultProxy(dynamo.port());
         direct = DynamoDbAsyncClient.builder().endpointOverride(URI.create("http://127.0.0.1:" + dynamo.port()))
@@ -77,8 +70,8 @@ class DurableWritesIT {
 
     @AfterEach
     void stop() throws Exception {
-        for (App app : apps) {
-            app.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        for (PackagedApp app : apps) {
+            app.stop();
         }
         direct.close();
         proxy.close();
@@ -87,49 +80,20 @@ class DurableWritesIT {
 
     // --- the app as a process ---------------------------------------------------------------------------------
 
-    App startApp(String... extra) throws Exception {
-        int port;
-        try (var socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        File log = File.createTempFile("cairn-durable", ".log");
-        log.deleteOnExit();
-        var command = new ArrayList<>(List.of(java, "-Xmx256m",
-                "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
-                "-Dquarkus.log.console.json.enabled=false",
-                "-Dcairn.auth.enabled=false", "-Dcairn.cursor.secret=durable-writes-test", "-Dcairn.table.create=true",
-                "-Dquarkus.dynamodb.endpoint-override=" + proxy.endpoint(),
-                "-Dquarkus.dynamodb.aws.region=us-east-1",
-                "-Dquarkus.dynamodb.aws.credentials.type=static",
-                "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local",
-                "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local",
+    PackagedApp startApp(String... extra) throws Exception {
+        var settings = new ArrayList<>(List.of(
                 "-Dquarkus.dynamodb.api-call-timeout=20S", "-Dquarkus.dynamodb.api-call-attempt-timeout=10S",
                 "-Dcairn.jobs.poll=300ms", "-Dcairn.jobs.lease=" + LEASE.toSeconds() + "s",
                 "-Dcairn.jobs.aggregate-lease=" + LEASE.toSeconds() + "s", "-Dcairn.jobs.answer-within=1s",
-                "-Dcairn.cascade.concurrency=4",
-                // one anonymous caller creates hundreds of matches and runs ten cascades at once: not what is tested here
-                "-Dcairn.limits.enabled=false"));
-        command.addAll(List.of(extra));
-        command.addAll(List.of("-jar", JAR.toString()));
-        var process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
-        var app = new App(process, "http://127.0.0.1:" + port, log);
+                "-Dcairn.cascade.concurrency=4"));
+        settings.addAll(List.of(extra));
+        PackagedApp app = PackagedApp.start(proxy.endpoint(), settings);
         apps.add(app);
-        waitFor("the app serves", Duration.ofSeconds(60), () -> {
-            assertThat(process.isAlive()).as("the app is running; its log:%n%s", read(log)).isTrue();
-            try {
-                return get(app, "/access-patterns").status() == 200;
-            } catch (Exception e) {
-                return false;
-            }
-        });
         return app;
     }
 
-    /** SIGKILL: no shutdown hook, no graceful drain — as an OOM kill or a lost node. */
-    static void kill(App app) throws InterruptedException {
-        app.process().destroyForcibly();
-        assertThat(app.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+    static void kill(PackagedApp app) throws InterruptedException {
+        app.kill();
     }
 
     static String read(File log) {
@@ -142,7 +106,7 @@ class DurableWritesIT {
 
     // --- HTTP ---------------------------------------------------------------------------------------------------
 
-    Answer send(App app, String method, String path, String contentType, String body) throws Exception {
+    Answer send(PackagedApp app, String method, String path, String contentType, String body) throws Exception {
         var request = HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
@@ -154,17 +118,17 @@ class DurableWritesIT {
         return new Answer(response.statusCode(), parsed, response);
     }
 
-    Answer get(App app, String path) throws Exception {
+    Answer get(PackagedApp app, String path) throws Exception {
         return send(app, "GET", path, null, null);
     }
 
-    void created(App app, String path, String json) throws Exception {
+    void created(PackagedApp app, String path, String json) throws Exception {
         Answer answer = send(app, "POST", path, "application/json", json);
         assertThat(answer.status()).as("POST %s: %s", path, answer.raw().body()).isEqualTo(201);
     }
 
     /** Many creates at once (16 in flight), each checked. */
-    void createdAll(App app, String path, List<String> bodies) {
+    void createdAll(PackagedApp app, String path, List<String> bodies) {
         var pending = new ArrayList<CompletableFuture<Void>>();
         for (String body : bodies) {
             pending.add(CompletableFuture.runAsync(() -> {
@@ -193,7 +157,7 @@ class DurableWritesIT {
     }
 
     /** One field of a cascade job as the app shows it, or null while the app cannot answer. */
-    Object jobField(App app, String job, String field) {
+    Object jobField(PackagedApp app, String job, String field) {
         try {
             return get(app, job).body().get(field);
         } catch (Exception e) {
@@ -201,7 +165,7 @@ class DurableWritesIT {
         }
     }
 
-    boolean pagesAtLeast(App app, String job, int pages) {
+    boolean pagesAtLeast(PackagedApp app, String job, int pages) {
         return jobField(app, job, "pages") instanceof Number n && n.intValue() >= pages;
     }
 
@@ -242,16 +206,16 @@ class DurableWritesIT {
 
     // --- fixtures -------------------------------------------------------------------------------------------------
 
-    void team(App app, String id, String name) throws Exception {
+    void team(PackagedApp app, String id, String name) throws Exception {
         created(app, "/teams", "{\"id\":\"" + id + "\",\"name\":\"" + name + "\",\"country\":\"" + name + "\",\"ranking\":1}");
     }
 
-    void player(App app, String id) throws Exception {
+    void player(PackagedApp app, String id) throws Exception {
         created(app, "/players", "{\"id\":\"" + id + "\",\"firstName\":\"Old\",\"lastName\":\"Name\",\"role\":\"batter\"}");
     }
 
     /** {@code count} squad selections embedding the player, 100 per squad. */
-    void selections(App app, String team, String player, int count) {
+    void selections(PackagedApp app, String team, String player, int count) {
         var bodies = new HashMap<String, List<String>>();
         for (int i = 0; i < count; i++) {
             String squad = "sq" + (i / 100) + "-" + player;
@@ -267,7 +231,7 @@ class DurableWritesIT {
      * A player embedded in {@code copies} squad selections is renamed while DynamoDB is slowed down, so its cascade
      * takes seconds: answers the job's path from the 202.
      */
-    String slowCascade(App app, String player, int copies) throws Exception {
+    String slowCascade(PackagedApp app, String player, int copies) throws Exception {
         String team = "t-" + k;
         team(app, team, "Australia");
         player(app, player);
@@ -283,7 +247,7 @@ class DurableWritesIT {
 
     @Test
     void aCascadeKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
-        App first = startApp();
+        PackagedApp first = startApp();
         String player = "p-" + k;
         int copies = 1500;
         String job = slowCascade(first, player, copies);
@@ -296,7 +260,7 @@ class DurableWritesIT {
         assertThat(item("PLAYER#" + player, "PLAYER").get("firstName").s()).as("the source is updated").isEqualTo("New");
 
         proxy.clear();
-        App second = startApp();
+        PackagedApp second = startApp();
         // No PATCH is repeated: the second process's worker finds the job once its lease expires and resumes it.
         waitFor("every copy converges", Duration.ofSeconds(60), () -> copiesNamed(player, "New") == copies);
         System.out.printf("every copy converged %d ms after the second process was started (lease %d s)%n",
@@ -314,8 +278,8 @@ class DurableWritesIT {
     void aReplicaStoppedGracefullyHandsItsCascadeOverAtOnceInsteadOfAfterItsLease() throws Exception {
         // A long lease: were the job not handed over, the other replica would wait 60 s for it.
         String[] longLease = {"-Dcairn.jobs.lease=60s", "-Dquarkus.shutdown.delay-enabled=false"};
-        App first = startApp(longLease);
-        App second = startApp(longLease);
+        PackagedApp first = startApp(longLease);
+        PackagedApp second = startApp(longLease);
         String player = "p-" + k;
         int copies = 1000;
         String job = slowCascade(first, player, copies);
@@ -336,8 +300,8 @@ class DurableWritesIT {
 
     @Test
     void twoProcessesRunManyCascadesAndNoJobIsLostWhenOneIsKilled() throws Exception {
-        App a = startApp();
-        App b = startApp();
+        PackagedApp a = startApp();
+        PackagedApp b = startApp();
         String team = "t-" + k;
         team(a, team, "India");
         int players = 10;
@@ -350,7 +314,7 @@ class DurableWritesIT {
         proxy.inject(FaultProxy.Fault.DELAY, 5);
         var jobs = new ArrayList<CompletableFuture<String>>();
         for (int i = 0; i < players; i++) {
-            App app = i % 2 == 0 ? a : b;
+            PackagedApp app = i % 2 == 0 ? a : b;
             String id = ids.get(i);
             jobs.add(CompletableFuture.supplyAsync(() -> {
                 try {
@@ -384,7 +348,7 @@ class DurableWritesIT {
     // --- aggregates -----------------------------------------------------------------------------------------------
 
     /** Two sheets of 95 players: the match needs several transactions. */
-    String match(App app, String id, boolean reversed) {
+    String match(PackagedApp app, String id, boolean reversed) {
         return "{\"id\":\"" + id + "\",\"name\":\"Test\",\"venueId\":\"v-" + k + "\","
                 + "\"team1\":" + sheet("t1-" + k, "c1-" + k, true, 0, reversed) + ","
                 + "\"team2\":" + sheet("t2-" + k, "c2-" + k, false, 95, reversed) + "}";
@@ -400,7 +364,7 @@ class DurableWritesIT {
         return "{\"teamId\":\"" + team + "\",\"coachId\":\"" + coach + "\",\"homeTeam\":" + home + ",\"players\":[" + players + "]}";
     }
 
-    void matchFixtures(App app) throws Exception {
+    void matchFixtures(PackagedApp app) throws Exception {
         team(app, "t1-" + k, "Australia");
         team(app, "t2-" + k, "India");
         created(app, "/coaches", "{\"id\":\"c1-" + k + "\",\"name\":\"A\"}");
@@ -411,7 +375,7 @@ class DurableWritesIT {
     }
 
     /** Sends a write without waiting, and kills the app as soon as the write has begun (its marks on the root). */
-    void killMidWrite(App app, String method, String id, String body) throws Exception {
+    void killMidWrite(PackagedApp app, String method, String id, String body) throws Exception {
         proxy.inject(FaultProxy.Fault.DELAY, 400); // every DynamoDB answer is late: the write's steps are far apart
         CompletableFuture.runAsync(() -> {
             try {
@@ -437,13 +401,13 @@ class DurableWritesIT {
 
     @Test
     void aMatchCreateKilledBetweenTransactionsIsGoneAfterRestartAndCanBeCreatedAgain() throws Exception {
-        App first = startApp();
+        PackagedApp first = startApp();
         matchFixtures(first);
         String id = "m-" + k;
         killMidWrite(first, "POST", id, match(first, id, false));
         String txn = item("MATCH#" + id, "MATCH").get("_txn").s();
 
-        App second = startApp();
+        PackagedApp second = startApp();
         var statuses = new java.util.TreeSet<Integer>();
         waitFor("the interrupted create is undone by the worker", Duration.ofSeconds(LEASE.toSeconds() + 20), () -> {
             try {
@@ -467,13 +431,13 @@ class DurableWritesIT {
 
     @Test
     void aMatchUpdateKilledBetweenTransactionsReadsAsTheOldMatchAndIsUndoneWithoutAClient() throws Exception {
-        App first = startApp();
+        PackagedApp first = startApp();
         matchFixtures(first);
         String id = "m-" + k;
         created(first, "/matches", match(first, id, false));
         killMidWrite(first, "PUT", id, match(first, id, true));
 
-        App second = startApp();
+        PackagedApp second = startApp();
         var etags = new java.util.TreeSet<String>();
         waitFor("the interrupted update is undone by the worker", Duration.ofSeconds(LEASE.toSeconds() + 20), () -> {
             try {
@@ -516,7 +480,7 @@ class DurableWritesIT {
     }
 
     /** 480 matches stored as an older release stored them (roots without list keys or summary). */
-    int unlistedMatches(App first) throws Exception {
+    int unlistedMatches(PackagedApp first) throws Exception {
         team(first, "t1-" + k, "Australia");
         team(first, "t2-" + k, "India");
         created(first, "/coaches", "{\"id\":\"c1-" + k + "\",\"name\":\"A\"}");
@@ -541,7 +505,7 @@ class DurableWritesIT {
 
 
     /** Starts the backfill with DynamoDB slowed (a page takes about a second): the job's path. */
-    String slowBackfill(App app) throws Exception {
+    String slowBackfill(PackagedApp app) throws Exception {
         proxy.inject(FaultProxy.Fault.DELAY, 20);
         Answer started = send(app, "POST", "/maintenance/aggregates/Match/list-backfills", "application/json", "");
         assertThat(started.status()).as(started.raw().body()).isEqualTo(202);
@@ -550,7 +514,7 @@ class DurableWritesIT {
 
     @Test
     void aListBackfillKilledMidwayIsFinishedByTheNextProcessWithoutAnyClientRequest() throws Exception {
-        App first = startApp();
+        PackagedApp first = startApp();
         int matches = unlistedMatches(first);
         String job = slowBackfill(first);
         waitFor("the backfill has checkpointed a page", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 1));
@@ -561,7 +525,7 @@ class DurableWritesIT {
 
         proxy.clear();
         long restarted = System.nanoTime();
-        App second = startApp();
+        PackagedApp second = startApp();
         // Nothing is started again: the second process's worker finds the job once its lease expires and resumes it.
         waitFor("every match is listed", Duration.ofSeconds(60), () -> listedMatches() == matches);
         waitFor("the job is done", Duration.ofSeconds(30), () -> "done".equals(jobField(second, job, "state")));
@@ -576,8 +540,8 @@ class DurableWritesIT {
     @Test
     void aReplicaStoppedGracefullyHandsItsBackfillOverAtOnceInsteadOfAfterItsLease() throws Exception {
         String[] longLease = {"-Dcairn.jobs.lease=60s", "-Dquarkus.shutdown.delay-enabled=false"};
-        App first = startApp(longLease);
-        App second = startApp(longLease);
+        PackagedApp first = startApp(longLease);
+        PackagedApp second = startApp(longLease);
         int matches = unlistedMatches(first);
         String job = slowBackfill(first);
         waitFor("the backfill has checkpointed a page", Duration.ofSeconds(60), () -> pagesAtLeast(first, job, 1));

@@ -42,7 +42,10 @@ import java.util.zip.CRC32;
  *       {@code ThrottlingException};</li>
  *   <li>{@code TransactionCanceledException} with one {@code TransactionConflict} reason (the others {@code None})
  *       on a fraction of TransactWriteItems;</li>
- *   <li>HTTP 500 {@code InternalServerError} on a fraction of data-plane calls.</li>
+ *   <li>HTTP 500 {@code InternalServerError} on a fraction of data-plane calls;</li>
+ *   <li>latency: calls of chosen operations are held a while (a fixed time, or one drawn within a range) before
+ *       they are forwarded, so what they write lands that much later — a slow network, a GC pause, a client
+ *       backing off — while every other call passes at once.</li>
  * </ul>
  * A refused call is answered by the proxy and never reaches DynamoDB Local, as DynamoDB refuses before writing.
  * Control-plane calls (CreateTable, DescribeTable, …) always pass. Writes are tracked only while the lag is on.
@@ -74,8 +77,11 @@ public final class DynamoDbSemantics implements AutoCloseable {
         }
     }
 
-    /** What the layer has done since it started: calls forwarded, calls refused per fault, index items left out. */
-    public record Counts(long forwarded, long throttled, long conflicts, long serverErrors, long hidden) {
+    /**
+     * What the layer has done since it started: calls forwarded, calls refused per fault, index items left out,
+     * calls held back by the latency fault.
+     */
+    public record Counts(long forwarded, long throttled, long conflicts, long serverErrors, long hidden, long delayed) {
     }
 
     static final Set<String> DATA_PLANE = Set.of("GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan",
@@ -112,12 +118,17 @@ public final class DynamoDbSemantics implements AutoCloseable {
     private final AtomicLong conflicted = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong hidden = new AtomicLong();
+    private final AtomicLong delayed = new AtomicLong();
 
     private volatile long lagNanos;
     private volatile double throttleFraction;
     private volatile Throttle throttle = Throttle.PROVISIONED_THROUGHPUT;
     private volatile double conflictFraction;
     private volatile double serverErrorFraction;
+    /** The operations the latency fault holds back, and for how long (nanoseconds, both ends included). */
+    private volatile Set<String> slowed = Set.of();
+    private volatile long latencyMinNanos;
+    private volatile long latencyMaxNanos;
 
     private DynamoDbSemantics(String upstreamEndpoint) throws IOException {
         this.upstreamEndpoint = upstreamEndpoint;
@@ -165,8 +176,29 @@ public final class DynamoDbSemantics implements AutoCloseable {
         return this;
     }
 
-    /** DynamoDB Local's own behaviour again: no lag, no refused calls. */
+    /** Holds every call of these operations for {@code delay} before forwarding it. */
+    public DynamoDbSemantics latency(Duration delay, String... operations) {
+        return latency(delay, delay, operations);
+    }
+
+    /**
+     * Holds every call of these operations (their {@code X-Amz-Target} names: {@code PutItem}, {@code
+     * TransactWriteItems}, …) for a time drawn uniformly within [{@code min}, {@code max}] before forwarding it;
+     * no operations: off. A call the layer refuses is refused at once, as DynamoDB refuses before doing the work.
+     */
+    public DynamoDbSemantics latency(Duration min, Duration max, String... operations) {
+        if (min.isNegative() || max.compareTo(min) < 0) {
+            throw new IllegalArgumentException("latency needs 0 <= min <= max, not " + min + " and " + max);
+        }
+        latencyMinNanos = min.toNanos();
+        latencyMaxNanos = max.toNanos();
+        slowed = Set.of(operations);
+        return this;
+    }
+
+    /** DynamoDB Local's own behaviour again: no lag, no refused calls, no latency. */
     public DynamoDbSemantics reset() {
+        slowed = Set.of();
         lagNanos = 0;
         throttleFraction = 0;
         conflictFraction = 0;
@@ -175,7 +207,7 @@ public final class DynamoDbSemantics implements AutoCloseable {
     }
 
     public Counts counts() {
-        return new Counts(forwarded.get(), throttled.get(), conflicted.get(), failed.get(), hidden.get());
+        return new Counts(forwarded.get(), throttled.get(), conflicted.get(), failed.get(), hidden.get(), delayed.get());
     }
 
     @Override
@@ -203,6 +235,8 @@ public final class DynamoDbSemantics implements AutoCloseable {
                 send(exchange, refused, true);
                 return;
             }
+            // Before a write is marked in flight: it has not reached DynamoDB yet, so the index lag starts later too.
+            holdBack(operation);
             boolean write = lagNanos > 0 && isWrite(operation);
             List<String> keys = write ? writtenKeys(operation, body, exchange) : List.of();
             keys.forEach(key -> writtenAt.put(key, Long.MAX_VALUE));
@@ -250,6 +284,22 @@ public final class DynamoDbSemantics implements AutoCloseable {
                     .put("message", "Internal server error"));
         }
         return null;
+    }
+
+    private void holdBack(String operation) throws IOException {
+        if (!slowed.contains(operation)) {
+            return;
+        }
+        long min = latencyMinNanos;
+        long max = latencyMaxNanos;
+        long nanos = max > min ? ThreadLocalRandom.current().nextLong(min, max + 1) : min;
+        delayed.incrementAndGet();
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
     }
 
     /** DynamoDB's cancellation: one reason per action, in order; the colliding one TransactionConflict. */

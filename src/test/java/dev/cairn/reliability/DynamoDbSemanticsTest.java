@@ -185,6 +185,57 @@ class DynamoDbSemanticsTest {
         assertThat(layer.counts().throttled() - before).isEqualTo(refused);
     }
 
+    @Test
+    void aSlowedWriteLandsOnlyAfterItsDelayWhileOtherCallsPassAtOnce() throws Exception {
+        Duration delay = Duration.ofMillis(800);
+        layer.latency(delay, "PutItem");
+        long before = layer.counts().delayed();
+        long started = System.nanoTime();
+        var slow = client.putItem(PutItemRequest.builder().tableName("cairn").item(item("slow", "G#" + k)).build());
+        Thread.sleep(200);
+        // GetItem is not slowed: it answers within the put's delay, and the put has not reached DynamoDB yet.
+        assertThat(exists("slow")).as("written before its delay was over").isFalse();
+        assertThat(slow).isNotDone();
+        slow.join();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(delay);
+        assertThat(exists("slow")).isTrue();
+        assertThat(layer.counts().delayed() - before).isEqualTo(1);
+
+        layer.reset();
+        put(item("fast", "G#" + k));
+        assertThat(layer.counts().delayed() - before).as("switched off").isEqualTo(1);
+    }
+
+    @Test
+    void aLatencyRangeHoldsEachCallForATimeWithinIt() {
+        Duration min = Duration.ofMillis(100);
+        Duration max = Duration.ofMillis(300);
+        layer.latency(min, max, "UpdateItem", "TransactWriteItems");
+        var took = new java.util.ArrayList<Duration>();
+        for (int i = 0; i < 12; i++) {
+            long started = System.nanoTime();
+            if (i % 2 == 0) {
+                client.updateItem(UpdateItemRequest.builder().tableName("cairn").key(key("ranged"))
+                        .updateExpression("SET #id = :id").expressionAttributeNames(Map.of("#id", "id"))
+                        .expressionAttributeValues(Map.of(":id", s("ranged"))).build()).join();
+            } else {
+                client.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(TransactWriteItem.builder()
+                        .put(Put.builder().tableName("cairn").item(item("ranged-" + i, "G#" + k)).build()).build()).build()).join();
+            }
+            took.add(Duration.ofNanos(System.nanoTime() - started));
+        }
+        assertThat(took).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(min));
+        // Drawn, not fixed: twelve draws from a 200 ms range spread over more than 40 ms but for a 1e-6 chance.
+        Duration shortest = took.stream().min(Duration::compareTo).orElseThrow();
+        Duration longest = took.stream().max(Duration::compareTo).orElseThrow();
+        assertThat(longest.minus(shortest)).isGreaterThan(Duration.ofMillis(40));
+        // Operations not named pass at once.
+        long before = layer.counts().delayed();
+        put(item("unnamed", "G#" + k));
+        assertThat(layer.counts().delayed()).isEqualTo(before);
+        assertThat(catchThrowable(() -> layer.latency(max, min, "PutItem"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
     // --- helpers ----------------------------------------------------------------------------------------------
 
     QueryResponse indexQuery(String index) {

@@ -1,0 +1,363 @@
+package dev.cairn.reliability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.Eventually;
+import dev.cairn.platform.EmbeddedDynamoDb;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A copy written from a source read just before the source changed must not keep the old source for good. Two
+ * replicas of the packaged app share one DynamoDB Local table: the writer W reaches it through a semantics layer
+ * that holds every write call back a while (so between W's read of a player and the commit of its copy there is
+ * time), the patcher C reaches it directly. Each round W starts a write that embeds a player (a squad selection
+ * created or re-pointed, a match created or changed, a match large enough for several transactions created or
+ * replaced) and, a moment later, C renames that player with an eventual cascade. C's cascade, and its settle pass a
+ * second later, may run before W's copy exists; only a writer that checks the versions it copied when it commits
+ * can keep such a copy from staying old. After the settle window every copy must show its player's current name.
+ */
+class CopyRaceIT {
+
+    static final int ROUNDS = Integer.getInteger("copy-race.rounds", 30);
+    /** Between round starts: rounds overlap, each on its own player. */
+    static final Duration STAGGER = Duration.ofMillis(400);
+    /** C's rename starts this long (at most) after W's write. */
+    static final int MAX_PATCH_OFFSET_MS = 400;
+    static final Duration WRITE_LATENCY_MIN = Duration.ofMillis(Integer.getInteger("copy-race.latency-min-ms", 150));
+    static final Duration WRITE_LATENCY_MAX = Duration.ofMillis(Integer.getInteger("copy-race.latency-max-ms", 400));
+    static final Duration SETTLE = Duration.ofSeconds(1);
+    static final Duration POLL = Duration.ofMillis(300);
+    /** Fillers of a large match: 60 players per sheet need more than one transaction. */
+    static final int SHEET = 60;
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String GUARD_METRIC = "cairn_copies_guard_caught_total";
+
+    enum Kind { SELECTION_CREATE, SELECTION_PATCH, MATCH_CREATE, MATCH_PATCH, LARGE_MATCH_CREATE, LARGE_MATCH_PUT }
+
+    /** What one round did: its write on W and its rename on C, with when each was answered. */
+    record Round(int n, Kind kind, String player, Answer write, long writeSent, long writeAnswered, Answer rename,
+                 long renameSent, long renameAnswered) {
+
+        /** The rename was sent after the write and answered before it: it ran inside the write's window. */
+        boolean overlapped() {
+            return renameSent > writeSent && renameAnswered < writeAnswered;
+        }
+    }
+
+    record Answer(int status, String contentType, JsonNode body) {
+    }
+
+    final String k = UUID.randomUUID().toString().substring(0, 8);
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    final ExecutorService pool = Executors.newFixedThreadPool(48, r -> {
+        Thread t = new Thread(r, "copy-race-client");
+        t.setDaemon(true);
+        return t;
+    });
+    final List<String> fillers = IntStream.range(0, 2 * SHEET).mapToObj(i -> "f" + i + "-" + k).toList();
+    EmbeddedDynamoDb dynamo;
+    DynamoDbSemantics slowWrites;
+    PackagedApp patcher;
+    PackagedApp writer;
+
+    @BeforeEach
+    void start() throws Exception {
+        dynamo = EmbeddedDynamoDb.start(0, null);
+        slowWrites = DynamoDbSemantics.start(dynamo.endpoint());
+        var settings = List.of("-Dcairn.cascade.settle=" + SETTLE.toMillis() + "ms", "-Dcairn.jobs.poll=" + POLL.toMillis() + "ms",
+                "-Dquarkus.dynamodb.api-call-timeout=30S", "-Dquarkus.dynamodb.api-call-attempt-timeout=15S",
+                // a large write's calls are each held back: its lease must outlast them, or the other replica undoes it
+                "-Dcairn.jobs.aggregate-lease=30s");
+        // C first: it creates the table.
+        patcher = PackagedApp.start(dynamo.endpoint(), settings);
+        writer = PackagedApp.start(slowWrites.endpoint(), settings);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        pool.shutdownNow();
+        if (writer != null) {
+            writer.stop();
+        }
+        if (patcher != null) {
+            patcher.stop();
+        }
+        slowWrites.close();
+        dynamo.close();
+    }
+
+    @Test
+    void everyCopyShowsItsPlayersCurrentNameAfterRenamesRacingTheWritesThatCopyThem() throws Exception {
+        List<String> raced = IntStream.range(0, ROUNDS).mapToObj(i -> "r" + i + "-" + k).toList();
+        fixtures(raced);
+        slowWrites.latency(WRITE_LATENCY_MIN, WRITE_LATENCY_MAX, "TransactWriteItems", "PutItem", "UpdateItem");
+
+        long started = System.nanoTime();
+        var rounds = new ArrayList<CompletableFuture<Round>>();
+        for (int n = 0; n < ROUNDS; n++) {
+            int round = n;
+            rounds.add(CompletableFuture.supplyAsync(() -> race(round, raced.get(round)), pool));
+            Thread.sleep(STAGGER.toMillis());
+        }
+        List<Round> done = rounds.stream().map(CompletableFuture::join).toList();
+        slowWrites.reset();
+
+        var refused = new TreeMap<String, Integer>();
+        for (Round r : done) {
+            assertThat(r.rename().status()).as("round %d: the rename on C: %s", r.n(), r.rename().body()).isIn(200, 202);
+            int status = r.write().status();
+            if (status == 409 || status == 503) {
+                // Documented retryable answers of a write that met another one; they must be problems, not crashes.
+                assertThat(r.write().contentType()).as("round %d: %d %s", r.n(), status, r.write().body())
+                        .startsWith("application/problem+json");
+                refused.merge(r.kind() + " " + status + " " + r.write().body().path("code").asText(), 1, Integer::sum);
+            } else {
+                assertThat(status).as("round %d (%s): %s", r.n(), r.kind(), r.write().body())
+                        .isEqualTo(r.kind().name().endsWith("CREATE") ? 201 : 200);
+            }
+        }
+        long overlapped = done.stream().filter(Round::overlapped).count();
+        // Without the window the test proves nothing: most renames must run while a write is under way.
+        assertThat(overlapped).as("rounds whose rename ran inside the write").isGreaterThanOrEqualTo(ROUNDS / 3);
+
+        AssertionError notConverged = null;
+        try {
+            // The settle pass runs SETTLE after the first pass, on whichever worker polls first; a few seconds more.
+            Eventually.within(SETTLE.plus(POLL).plusSeconds(8), () -> assertThat(stale(done)).as("copies older than their player").isEmpty());
+        } catch (AssertionError e) {
+            notConverged = e;
+        }
+        List<String> stale = stale(done);
+        long caught = guardCaught();
+        var staleByKind = new TreeMap<Kind, Integer>();
+        stale.forEach(s -> staleByKind.merge(Kind.valueOf(s.substring(0, s.indexOf(' '))), 1, Integer::sum));
+        System.out.printf("copy race: %d rounds (%d overlapped), races caught by the writer: %s, stale copies: %d %s,"
+                        + " refused writes: %s, write latency %d-%d ms, settle %d ms, %d s%n",
+                ROUNDS, overlapped, caught < 0 ? "n/a (no " + GUARD_METRIC + ")" : caught, stale.size(), staleByKind,
+                refused, WRITE_LATENCY_MIN.toMillis(), WRITE_LATENCY_MAX.toMillis(), SETTLE.toMillis(),
+                Duration.ofNanos(System.nanoTime() - started).toSeconds());
+        stale.forEach(s -> System.out.println("  stale: " + s));
+        if (notConverged != null) {
+            throw notConverged;
+        }
+        if (caught >= 0) {
+            // The writer reports what it caught: with renames inside most writes, it must have caught some.
+            assertThat(caught).as(GUARD_METRIC).isPositive();
+        }
+    }
+
+    // --- one round ----------------------------------------------------------------------------------------------
+
+    Round race(int n, String player) {
+        Kind kind = Kind.values()[n % Kind.values().length];
+        long writeSent = System.nanoTime();
+        CompletableFuture<long[]> answeredAt = new CompletableFuture<>();
+        CompletableFuture<Answer> write = CompletableFuture.supplyAsync(() -> {
+            Answer answer = write(kind, n, player);
+            answeredAt.complete(new long[]{System.nanoTime()});
+            return answer;
+        }, pool);
+        sleep(ThreadLocalRandom.current().nextInt(MAX_PATCH_OFFSET_MS + 1));
+        long renameSent = System.nanoTime();
+        Answer rename = send(patcher, "PATCH", "/players/" + player + "?cascade=eventual", "application/merge-patch+json",
+                "{\"firstName\":\"Renamed" + n + "\"}");
+        long renameAnswered = System.nanoTime();
+        return new Round(n, kind, player, write.join(), writeSent, answeredAt.join()[0], rename, renameSent, renameAnswered);
+    }
+
+    /** W's write that embeds {@code player}; what it changes was made beforehand by {@link #fixtures}. */
+    Answer write(Kind kind, int n, String player) {
+        return switch (kind) {
+            case SELECTION_CREATE -> send(writer, "POST", "/squads/sq-" + k + "/selections", "application/json",
+                    selection(n, player));
+            case SELECTION_PATCH -> send(writer, "PATCH", "/squads/sq-" + k + "/selections/" + (n + 1),
+                    "application/merge-patch+json", "{\"playerId\":\"" + player + "\"}");
+            case MATCH_CREATE -> send(writer, "POST", "/matches", "application/json",
+                    match(matchId(n), List.of(player, fillers.get(0)), List.of(fillers.get(1))));
+            case MATCH_PATCH -> send(writer, "PATCH", "/matches/" + matchId(n), "application/json-patch+json",
+                    "[{\"op\":\"add\",\"path\":\"/team1/players/-\",\"value\":{\"playerId\":\"" + player
+                            + "\",\"battingPosition\":2,\"isCaptain\":false}}]");
+            case LARGE_MATCH_CREATE -> send(writer, "POST", "/matches", "application/json", largeMatch(n, player));
+            case LARGE_MATCH_PUT -> send(writer, "PUT", "/matches/" + matchId(n), "application/json", largeMatch(n, player));
+        };
+    }
+
+    // --- fixtures (written through C, unslowed) -------------------------------------------------------------------
+
+    void fixtures(List<String> raced) {
+        created(patcher, "/teams", "{\"id\":\"t1-" + k + "\",\"name\":\"Australia\",\"country\":\"Australia\",\"ranking\":1}");
+        created(patcher, "/teams", "{\"id\":\"t2-" + k + "\",\"name\":\"India\",\"country\":\"India\",\"ranking\":2}");
+        created(patcher, "/coaches", "{\"id\":\"c1-" + k + "\",\"name\":\"Andrew McDonald\"}");
+        created(patcher, "/coaches", "{\"id\":\"c2-" + k + "\",\"name\":\"Gautam Gambhir\"}");
+        created(patcher, "/venues", "{\"id\":\"v-" + k + "\",\"name\":\"Melbourne Cricket Ground\",\"city\":\"Melbourne\"}");
+        var players = new ArrayList<String>(fillers);
+        players.addAll(raced);
+        all(players.stream().map(id -> (Runnable) () -> created(patcher, "/players", "{\"id\":\"" + id
+                + "\",\"firstName\":\"Original\",\"lastName\":\"Player\",\"role\":\"batter\"}")).toList());
+        // What the rounds that change something change: made now, embedding fillers only.
+        var before = new ArrayList<Runnable>();
+        for (int n = 0; n < raced.size(); n++) {
+            int round = n;
+            switch (Kind.values()[n % Kind.values().length]) {
+                case SELECTION_PATCH -> before.add(() -> created(patcher, "/squads/sq-" + k + "/selections",
+                        selection(round, fillers.get(0))));
+                case MATCH_PATCH -> before.add(() -> created(patcher, "/matches",
+                        match(matchId(round), List.of(fillers.get(0)), List.of(fillers.get(1)))));
+                case LARGE_MATCH_PUT -> before.add(() -> created(patcher, "/matches", largeMatch(round, fillers.get(2 * SHEET - 1))));
+                default -> {
+                }
+            }
+        }
+        all(before);
+    }
+
+    String selection(int n, String player) {
+        return "{\"selectionNumber\":" + (n + 1) + ",\"teamId\":\"t1-" + k + "\",\"playerId\":\"" + player
+                + "\",\"squadRole\":\"batter\",\"isCaptain\":false}";
+    }
+
+    String matchId(int n) {
+        return "m" + n + "-" + k;
+    }
+
+    String match(String id, List<String> team1, List<String> team2) {
+        return "{\"id\":\"" + id + "\",\"name\":\"AUS vs IND\",\"venueId\":\"v-" + k + "\","
+                + "\"team1\":" + sheet("t1-" + k, "c1-" + k, true, team1) + ","
+                + "\"team2\":" + sheet("t2-" + k, "c2-" + k, false, team2) + "}";
+    }
+
+    /** Two sheets of {@link #SHEET}: {@code player} first in team1, then fillers. */
+    String largeMatch(int n, String player) {
+        var team1 = new ArrayList<String>();
+        team1.add(player);
+        team1.addAll(fillers.subList(0, SHEET - 1));
+        return match(matchId(n), team1, fillers.subList(SHEET - 1, 2 * SHEET - 1));
+    }
+
+    static String sheet(String team, String coach, boolean home, List<String> players) {
+        var out = new StringBuilder();
+        for (int i = 0; i < players.size(); i++) {
+            out.append(i > 0 ? "," : "").append("{\"playerId\":\"").append(players.get(i))
+                    .append("\",\"battingPosition\":").append(i + 1).append(",\"isCaptain\":").append(i == 0).append('}');
+        }
+        return "{\"teamId\":\"" + team + "\",\"coachId\":\"" + coach + "\",\"homeTeam\":" + home + ",\"players\":[" + out + "]}";
+    }
+
+    // --- what the rounds left ---------------------------------------------------------------------------------------
+
+    /**
+     * Every copy of a raced player that does not show the player's current name, read through C: the round's
+     * selection or match (GET), and the player (GET). A write W was refused left no copy to check.
+     */
+    List<String> stale(List<Round> rounds) {
+        var stale = new ArrayList<String>();
+        for (Round r : rounds) {
+            if (r.write().status() >= 300) {
+                continue;
+            }
+            String current = ok(send(patcher, "GET", "/players/" + r.player(), null, null)).path("firstName").asText();
+            var copies = new ArrayList<JsonNode>();
+            switch (r.kind()) {
+                case SELECTION_CREATE, SELECTION_PATCH -> copies.add(ok(send(patcher, "GET",
+                        "/squads/sq-" + k + "/selections/" + (r.n() + 1), null, null)).path("player"));
+                default -> {
+                    JsonNode match = ok(send(patcher, "GET", "/matches/" + matchId(r.n()), null, null));
+                    for (String team : List.of("team1", "team2")) {
+                        match.path(team).path("players").forEach(p -> copies.add(p.path("player")));
+                    }
+                }
+            }
+            var ofPlayer = copies.stream().filter(c -> r.player().equals(c.path("id").asText())).toList();
+            assertThat(ofPlayer).as("round %d (%s): the written copy of %s", r.n(), r.kind(), r.player()).hasSize(1);
+            ofPlayer.stream().filter(c -> !current.equals(c.path("firstName").asText())).forEach(c -> stale.add(
+                    r.kind() + " round " + r.n() + ": " + r.player() + " copy '" + c.path("firstName").asText()
+                            + "', player '" + current + "'"));
+        }
+        return stale;
+    }
+
+    /** What W's guard counted ({@value #GUARD_METRIC}, every tag), or -1 when W does not expose the counter. */
+    long guardCaught() {
+        try {
+            var response = http.send(HttpRequest.newBuilder(URI.create(writer.management() + "/q/metrics"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as("W's /q/metrics").isEqualTo(200);
+            var lines = response.body().lines().filter(l -> l.startsWith(GUARD_METRIC)).toList();
+            if (lines.isEmpty()) {
+                return -1;
+            }
+            return lines.stream().mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // --- HTTP ---------------------------------------------------------------------------------------------------
+
+    Answer send(PackagedApp app, String method, String path, String contentType, String body) {
+        var request = HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode parsed = response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
+            return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), parsed);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException(method + " " + path, e);
+        }
+    }
+
+    static JsonNode ok(Answer answer) {
+        assertThat(answer.status()).as("%s", answer.body()).isEqualTo(200);
+        return answer.body();
+    }
+
+    void created(PackagedApp app, String path, String json) {
+        Answer answer = send(app, "POST", path, "application/json", json);
+        assertThat(answer.status()).as("POST %s: %s", path, answer.body()).isEqualTo(201);
+    }
+
+    /** Runs every task, 16 at once, and waits for all of them. */
+    void all(List<Runnable> tasks) {
+        var batch = Executors.newFixedThreadPool(16);
+        try {
+            tasks.stream().map(t -> CompletableFuture.runAsync(t, batch)).toList().forEach(CompletableFuture::join);
+        } finally {
+            batch.shutdownNow();
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
