@@ -42,9 +42,14 @@ class CopyRaceIT {
     static final Duration STAGGER = Duration.ofMillis(400);
     /** C's rename starts this long (at most) after W's write. */
     static final int MAX_PATCH_OFFSET_MS = 400;
-    static final Duration WRITE_LATENCY_MIN = Duration.ofMillis(Integer.getInteger("copy-race.latency-min-ms", 150));
-    static final Duration WRITE_LATENCY_MAX = Duration.ofMillis(Integer.getInteger("copy-race.latency-max-ms", 400));
-    static final Duration SETTLE = Duration.ofSeconds(1);
+    /**
+     * How long W's write calls are held. A copy committed before C's settle pass reads the index is healed by that
+     * pass (with 150-400 ms every copy was), so the range straddles the settle window: some races are healed by
+     * the settle pass, the rest only by a writer that checks what it copied.
+     */
+    static final Duration WRITE_LATENCY_MIN = Duration.ofMillis(Integer.getInteger("copy-race.latency-min-ms", 200));
+    static final Duration WRITE_LATENCY_MAX = Duration.ofMillis(Integer.getInteger("copy-race.latency-max-ms", 2500));
+    static final Duration SETTLE = Duration.ofMillis(Integer.getInteger("copy-race.settle-ms", 1000));
     static final Duration POLL = Duration.ofMillis(300);
     /** Fillers of a large match: 60 players per sheet need more than one transaction. */
     static final int SHEET = 60;
