@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -176,10 +177,10 @@ class CopyRaceIT {
     Round race(int n, String player) {
         Kind kind = Kind.values()[n % Kind.values().length];
         long writeSent = System.nanoTime();
-        CompletableFuture<long[]> answeredAt = new CompletableFuture<>();
+        var writeAnswered = new AtomicLong();
         CompletableFuture<Answer> write = CompletableFuture.supplyAsync(() -> {
             Answer answer = write(kind, n, player);
-            answeredAt.complete(new long[]{System.nanoTime()});
+            writeAnswered.set(System.nanoTime());
             return answer;
         }, pool);
         sleep(ThreadLocalRandom.current().nextInt(MAX_PATCH_OFFSET_MS + 1));
@@ -187,7 +188,7 @@ class CopyRaceIT {
         Answer rename = send(patcher, "PATCH", "/players/" + player + "?cascade=eventual", "application/merge-patch+json",
                 "{\"firstName\":\"Renamed" + n + "\"}");
         long renameAnswered = System.nanoTime();
-        return new Round(n, kind, player, write.join(), writeSent, answeredAt.join()[0], rename, renameSent, renameAnswered);
+        return new Round(n, kind, player, write.join(), writeSent, writeAnswered.get(), rename, renameSent, renameAnswered);
     }
 
     /** W's write that embeds {@code player}; what it changes was made beforehand by {@link #fixtures}. */
