@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,9 +43,14 @@ class CopyRaceIT {
     static final Duration STAGGER = Duration.ofMillis(400);
     /** C's rename starts this long (at most) after W's write. */
     static final int MAX_PATCH_OFFSET_MS = 400;
-    static final Duration WRITE_LATENCY_MIN = Duration.ofMillis(Integer.getInteger("copy-race.latency-min-ms", 150));
-    static final Duration WRITE_LATENCY_MAX = Duration.ofMillis(Integer.getInteger("copy-race.latency-max-ms", 400));
-    static final Duration SETTLE = Duration.ofSeconds(1);
+    /**
+     * How long W's write calls are held. A copy committed before C's settle pass reads the index is healed by that
+     * pass (with 150-400 ms every copy was), so the range straddles the settle window: some races are healed by
+     * the settle pass, the rest only by a writer that checks what it copied.
+     */
+    static final Duration WRITE_LATENCY_MIN = Duration.ofMillis(Integer.getInteger("copy-race.latency-min-ms", 200));
+    static final Duration WRITE_LATENCY_MAX = Duration.ofMillis(Integer.getInteger("copy-race.latency-max-ms", 2500));
+    static final Duration SETTLE = Duration.ofMillis(Integer.getInteger("copy-race.settle-ms", 1000));
     static final Duration POLL = Duration.ofMillis(300);
     /** Fillers of a large match: 60 players per sheet need more than one transaction. */
     static final int SHEET = 60;
@@ -171,10 +177,10 @@ class CopyRaceIT {
     Round race(int n, String player) {
         Kind kind = Kind.values()[n % Kind.values().length];
         long writeSent = System.nanoTime();
-        CompletableFuture<long[]> answeredAt = new CompletableFuture<>();
+        var writeAnswered = new AtomicLong();
         CompletableFuture<Answer> write = CompletableFuture.supplyAsync(() -> {
             Answer answer = write(kind, n, player);
-            answeredAt.complete(new long[]{System.nanoTime()});
+            writeAnswered.set(System.nanoTime());
             return answer;
         }, pool);
         sleep(ThreadLocalRandom.current().nextInt(MAX_PATCH_OFFSET_MS + 1));
@@ -182,7 +188,7 @@ class CopyRaceIT {
         Answer rename = send(patcher, "PATCH", "/players/" + player + "?cascade=eventual", "application/merge-patch+json",
                 "{\"firstName\":\"Renamed" + n + "\"}");
         long renameAnswered = System.nanoTime();
-        return new Round(n, kind, player, write.join(), writeSent, answeredAt.join()[0], rename, renameSent, renameAnswered);
+        return new Round(n, kind, player, write.join(), writeSent, writeAnswered.get(), rename, renameSent, renameAnswered);
     }
 
     /** W's write that embeds {@code player}; what it changes was made beforehand by {@link #fixtures}. */
