@@ -1,8 +1,10 @@
-package dev.cairn.platform;
+package dev.cairn.jobs;
 
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Catalog;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.JobStore;
 import io.micrometer.core.instrument.Gauge;
