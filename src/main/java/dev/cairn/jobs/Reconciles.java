@@ -132,7 +132,7 @@ public class Reconciles {
      * many replicas try, the conditional put writes it once; any replica's worker then claims and runs it. A
      * period whose previous reconcile still runs is skipped: two passes over the table at once help nobody.
      */
-    Uni<Void> schedulePeriod(Duration every) {
+    public Uni<Void> schedulePeriod(Duration every) {
         long period = store.now().toEpochMilli() / every.toMillis();
         if (scheduledPeriod.getAndSet(period) == period) {
             return Uni.createFrom().voidItem();
@@ -153,7 +153,7 @@ public class Reconciles {
     }
 
     /** The job id of one period's reconcile: the same on every replica. */
-    static String periodicId(Duration every, long period) {
+    public static String periodicId(Duration every, long period) {
         return "reconcile-every-" + every.toSeconds() + "s-" + period;
     }
 
