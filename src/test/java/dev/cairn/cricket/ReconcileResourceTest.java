@@ -241,6 +241,9 @@ class ReconcileResourceTest {
         reconciles.schedulePeriod(every).await().atMost(Duration.ofSeconds(10));
         given().get("/maintenance/jobs/{id}", id).then().statusCode(200).body("kind", equalTo("reconcile"))
                 .body("scope", equalTo("all"));
+        // any replica's worker claims the scheduled job and runs it to its end
+        Eventually.within(Duration.ofSeconds(120), () -> given().get("/maintenance/jobs/{id}", id).then().statusCode(200)
+                .body("state", equalTo("done")).body("rate", equalTo(5000)));
         // another replica scheduling the same period writes nothing: the id is taken
         var again = jobs.schedule(Job.RECONCILE, id, ReconcileScope.everything(200).toAttributes(), Instant.now());
         assertThatThrownBy(() -> store.write(again).await().atMost(Duration.ofSeconds(10)))
