@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * everything: a Scan of the items holding copies, and per page ONE strongly consistent BatchGetItem of the distinct
  * sources. A copy whose source is gone is counted as orphaned and left alone. Durable like {@link ListBackfills}:
  * a checkpoint after each page, a lease kept alive by a heartbeat, a dead owner's job resumed by any replica's
- * {@link JobWorker}. Paced: at most {@code rate} copies checked per second, so it never starves traffic.
+ * {@link JobWorker}. Paced: at most {@code rate} copies checked (and items read) per second, so it never starves
+ * traffic.
  */
 @ApplicationScoped
 public class Reconciles {
@@ -178,7 +179,7 @@ public class Reconciles {
                 .eventually(() -> running.remove(job.id()));
     }
 
-    /** The copies checked by this run so far, and since when: the next page waits until they fit the rate. */
+    /** The copies checked (or items read) by this run so far, and since when: the next page waits until they fit the rate. */
     private static final class Pace {
         private final long startedNanos;
         private final int rate;
@@ -198,24 +199,24 @@ public class Reconciles {
     }
 
     /** A page read, with where the one after it starts (a null position at the last step: no more pages). */
-    private record PageRead(List<Map<String, AttributeValue>> items, int nextStep, Map<String, AttributeValue> nextPosition,
-                            boolean last) {
+    private record PageRead(List<Map<String, AttributeValue>> items, int read, int nextStep,
+                            Map<String, AttributeValue> nextPosition, boolean last) {
     }
 
     private Uni<PageRead> read(ReconcileScope scope, Progress at) {
         int limit = config.reconcile().pageSize();
         if (scope.id() == null) {
-            return scan.page(at.position(), limit).map(page -> new PageRead(page.items(), 0, page.lastKey(),
-                    page.lastKey() == null));
+            return scan.page(at.position(), limit).map(page -> new PageRead(page.items(), page.scanned(), 0,
+                    page.lastKey(), page.lastKey() == null));
         }
         List<QuerySpec> queries = catalog.cascade(scope.entity()).copies().apply(scope.id()).stream()
                 .map(q -> q.withLimit(limit)).toList();
         if (at.step() >= queries.size()) {
-            return Uni.createFrom().item(new PageRead(List.of(), at.step(), null, true));
+            return Uni.createFrom().item(new PageRead(List.of(), 0, at.step(), null, true));
         }
         return store.rawPage(queries.get(at.step()), at.position()).map((RawPage page) -> page.lastKey() == null
-                ? new PageRead(page.items(), at.step() + 1, null, at.step() + 1 >= queries.size())
-                : new PageRead(page.items(), at.step(), page.lastKey(), false));
+                ? new PageRead(page.items(), page.items().size(), at.step() + 1, null, at.step() + 1 >= queries.size())
+                : new PageRead(page.items(), page.items().size(), at.step(), page.lastKey(), false));
     }
 
     /** Page after page from the checkpoint: check, write the stale copies, checkpoint, keep to the rate. */
@@ -226,7 +227,8 @@ public class Reconciles {
         return read(scope, progress).chain(page -> check(page.items(), scope).chain(counts -> {
             Progress after = progress.page(page.nextStep(), page.nextPosition(), counts.checked(), counts.repaired(),
                     counts.current(), counts.failures()).orphans(counts.orphaned());
-            Duration wait = pace.after(counts.checked());
+            // Items read count too: a Scan through a table of few copies must not read it at full speed.
+            Duration wait = pace.after(Math.max(counts.checked(), page.read()));
             Uni<Void> pause = wait.isZero() ? Uni.createFrom().voidItem() : store.pause(wait);
             if (page.last()) {
                 // Paced to the end: a run never checks copies faster than its rate, its last page included.

@@ -1,13 +1,13 @@
 package dev.cairn.store;
 
 import dev.cairn.core.aggregate.CopyVersions;
-import dev.cairn.store.EntityStore.RawPage;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,13 +31,17 @@ public class CopyScan {
      * or not), eventually consistent (half the cost of a strongly consistent Scan: a copy the page reads stale is
      * only written if its recorded version is still older, so a stale read costs nothing but a skipped write).
      */
-    public Uni<RawPage> page(Map<String, AttributeValue> start, int limit) {
+    /** The items of one page that hold copies, how many items it read, and where the next page starts (null: none). */
+    public record Page(List<Map<String, AttributeValue>> items, int scanned, Map<String, AttributeValue> lastKey) {
+    }
+
+    public Uni<Page> page(Map<String, AttributeValue> start, int limit) {
         return Uni.createFrom().deferred(() -> gateway.scan(ScanRequest.builder()
                         .tableName(store.table()).limit(limit).consistentRead(false)
                         .filterExpression("attribute_exists(#refv)")
                         .expressionAttributeNames(Map.of("#refv", CopyVersions.ATTRIBUTE))
                         .exclusiveStartKey(start).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build())
-                .map(r -> new RawPage(r.items(), r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
-                        ? r.lastEvaluatedKey() : null)));
+                .map(r -> new Page(r.items(), r.scannedCount() == null ? r.items().size() : r.scannedCount(),
+                        r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null)));
     }
 }
