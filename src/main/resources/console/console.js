@@ -55,9 +55,9 @@ function colour(badge) {
   return badge;
 }
 
-// Attributes Cairn keeps for itself (index keys, copy context and versions, leases, undo records): dimmed, and
-// shown only with "system attributes" ticked.
-const isSystem = name => name.startsWith('_') || /^gsi\d+(pk|sk)$/.test(name);
+// Attributes Cairn keeps for itself (index keys, copy context and source versions, leases, undo records): dimmed,
+// and shown only with "system attributes" ticked. An embedded copy (_ref) is data: a venue or coach item shows it.
+const isSystem = name => name !== '_ref' && (name.startsWith('_') || /^gsi\d+(pk|sk)$/.test(name));
 
 // DynamoDB JSON ({"S": …}, {"N": …}, {"M": {…}}, {"L": […]}) as a plain value, for copying and long views.
 function plainOf(value) {
@@ -155,6 +155,39 @@ async function openCollection(cursor) {
   setStatus(status, el('span', {}, `${plural(collection.items.length, 'item')} in ${r.body.pk} · this page: `,
     el('span', { class: 'calls', id: 'collection-calls' }, cost(r))));
   $('#collection-more').hidden = !collection.next;
+}
+
+// Before anything is opened: the table, its indexes and DynamoDB's item counts (ONE DescribeTable), and the
+// items by type on request (a bounded Scan), with the examples above one click away.
+async function showOverview() {
+  const root = $('#collection');
+  const r = await call('/console/api/table');
+  if (!r.ok || collection.pk) return;
+  const t = r.body;
+  const count = n => n == null ? '—' : `~${n}`;
+  const keys = k => k.sort ? `${k.partition} / ${k.sort}` : k.partition;
+  const rows = [el('tr', {}, el('td', {}, t.table), el('td', {}, 'table'), el('td', {}, keys(t.keys)), el('td', {}, 'ALL'),
+    el('td', {}, count(t.itemCount)))].concat(t.indexes.map(i => el('tr', { 'data-index': i.name },
+    el('td', {}, i.name), el('td', {}, 'GSI'), el('td', {}, keys(i.keys)), el('td', {}, i.projection), el('td', {}, count(i.itemCount)))));
+  const counts = el('div', { id: 'type-counts' });
+  const button = el('button', { type: 'button', id: 'count-types' }, 'Count items by type');
+  button.addEventListener('click', async () => {
+    setStatus(counts, 'Scanning…');
+    const c = await call('/console/api/type-counts');
+    if (!c.ok) { setStatus(counts, problem(c), true); return; }
+    const entries = Object.entries(c.body.counts);
+    setStatus(counts, el('div', {}, el('table', { class: 'grid' }, el('thead', {}, el('tr', {}, el('th', {}, 'type'), el('th', {}, 'items'))),
+      el('tbody', {}, entries.map(([type, n]) => el('tr', { 'data-type': type }, el('td', {}, colour(typeBadge(type))), el('td', {}, n))))),
+      el('p', { class: 'hint' }, `${plural(c.body.scanned, 'item')} read${c.body.complete ? ' (the whole table)' : ' (the first ones only)'} · ${cost(c)}`)));
+  });
+  root.textContent = '';
+  root.append(el('div', { class: 'overview', id: 'overview' },
+    el('p', { class: 'hint' }, 'Open an item collection above, or start from an example. The table and its indexes ',
+      '(item counts are DynamoDB\'s estimates, refreshed about every six hours):'),
+    el('table', { class: 'grid' }, el('thead', {}, el('tr', {}, ['name', 'kind', 'keys', 'projection', 'items'].map(h => el('th', {}, h)))),
+      el('tbody', {}, rows)),
+    el('p', {}, button, ' ', el('span', { class: 'hint' }, 'a Scan that reads only each item\'s type, at most 10,000 items')),
+    counts));
 }
 
 function renderCollection() {
@@ -336,4 +369,5 @@ document.querySelectorAll('.tab').forEach(tab => tab.addEventListener('click', (
 }));
 
 loadKinds();
+showOverview();
 resolveDemoIds();

@@ -22,12 +22,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.time.Clock;
@@ -38,6 +41,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -337,6 +341,41 @@ public class EntityStore {
                         .expressionAttributeValues(Map.of(":type", AttributeValue.fromS(entityType), ":sk", AttributeValue.fromS(sortKey)))
                         .exclusiveStartKey(start).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build())
                 .map(r -> new RawPage(r.items(), r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null)));
+    }
+
+    /** The table as DynamoDB describes it: keys, indexes and its (approximate, refreshed about every 6 h) counts. */
+    public Uni<TableDescription> describeTable() {
+        return deferred(() -> gateway.describeTable(DescribeTableRequest.builder().tableName(settings.table()).build()))
+                .map(DescribeTableResponse::table);
+    }
+
+    /** Items by entity type among the first {@code max} items of the table, and how many were read. */
+    public record TypeCounts(Map<String, Long> counts, long scanned, boolean complete) {
+    }
+
+    /**
+     * Counts items by {@code _type}, reading only that attribute, page by page up to {@code max} items: a Scan, for
+     * an admin's overview of a development-size table, never for a request path.
+     */
+    public Uni<TypeCounts> countTypes(int max) {
+        return countTypes(max, null, new TreeMap<>(), 0);
+    }
+
+    private Uni<TypeCounts> countTypes(int max, Map<String, AttributeValue> start, Map<String, Long> counts, long scanned) {
+        return deferred(() -> gateway.scan(ScanRequest.builder().tableName(settings.table())
+                        .limit((int) Math.min(1000, max - scanned)).projectionExpression("#type")
+                        .expressionAttributeNames(Map.of("#type", TableSpec.TYPE)).exclusiveStartKey(start)
+                        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build()))
+                .chain(page -> {
+                    page.items().forEach(item -> counts.merge(item.containsKey(TableSpec.TYPE)
+                            ? item.get(TableSpec.TYPE).s() : "(untyped)", 1L, Long::sum));
+                    long read = scanned + page.items().size();
+                    boolean more = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty();
+                    if (!more || read >= max) {
+                        return Uni.createFrom().item(new TypeCounts(counts, read, !more));
+                    }
+                    return countTypes(max, page.lastEvaluatedKey(), counts, read);
+                });
     }
 
     /** Whether the table holds no item at all (one Scan of at most one item; for startup checks, not requests). */

@@ -26,6 +26,7 @@ import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 import org.jboss.resteasy.reactive.RestResponse;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +39,8 @@ import java.util.TreeMap;
 
 /**
  * The item-collection console: a page and a script served from the jar, and a read-only JSON API under
- * {@code /console/api}. Every API call is ONE Query with a limit (never a Scan); nothing here writes.
+ * {@code /console/api}. Every API call is ONE Query with a limit or ONE DescribeTable, except the count of items by
+ * type, which Scans a bounded number of items when asked; nothing here writes.
  */
 @Path("/console")
 public class ConsoleResource {
@@ -140,6 +142,62 @@ public class ConsoleResource {
                     + "it needs a token scoped to every workspace", null));
         }
         return store.page(query, cursor).map(page -> answer(partition, gsi.indexName(), page, null));
+    }
+
+    /**
+     * The table as DynamoDB describes it (ONE DescribeTable): its keys, each index's keys and projection, and the
+     * item counts DynamoDB keeps (approximate, refreshed about every six hours). The counts span every tenant, so a
+     * scoped admin gets the layout without them.
+     */
+    @GET
+    @AdminOnly
+    @Path("/api/table")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<Map<String, Object>> table() {
+        requireEnabled();
+        boolean counts = Caller.current().allWorkspaces();
+        return store.describeTable().map(table -> {
+            var out = new LinkedHashMap<String, Object>();
+            out.put("table", table.tableName());
+            out.put("keys", keysOf(table.keySchema()));
+            out.put("itemCount", counts ? table.itemCount() : null);
+            out.put("sizeBytes", counts ? table.tableSizeBytes() : null);
+            out.put("indexes", table.globalSecondaryIndexes().stream().map(gsi -> {
+                var index = new LinkedHashMap<String, Object>();
+                index.put("name", gsi.indexName());
+                index.put("keys", keysOf(gsi.keySchema()));
+                index.put("projection", gsi.projection().projectionTypeAsString());
+                index.put("itemCount", counts ? gsi.itemCount() : null);
+                return index;
+            }).toList());
+            return out;
+        });
+    }
+
+    /**
+     * Items by entity type among the first {@value #TYPE_COUNT_LIMIT} items (a Scan reading only {@code _type}): what a
+     * development table holds, one click away. The one Scan of the console: asked for, never run on opening; it
+     * reads every tenant's items, so it needs a token scoped to every workspace.
+     */
+    @GET
+    @AdminOnly
+    @Path("/api/type-counts")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<EntityStore.TypeCounts> typeCounts() {
+        requireEnabled();
+        if (!Caller.current().allWorkspaces()) {
+            throw new CairnException(new CairnError.Forbidden("counting items by type reads every tenant's items: "
+                    + "it needs a token scoped to every workspace", null));
+        }
+        return store.countTypes(TYPE_COUNT_LIMIT);
+    }
+
+    static final int TYPE_COUNT_LIMIT = 10_000;
+
+    private static Map<String, String> keysOf(List<KeySchemaElement> schema) {
+        var keys = new LinkedHashMap<String, String>();
+        schema.forEach(k -> keys.put(k.keyTypeAsString().equals("HASH") ? "partition" : "sort", k.attributeName()));
+        return keys;
     }
 
     /** A scoped caller sees the partitions of its own workspaces and of the shared domains, nothing of other tenants. */

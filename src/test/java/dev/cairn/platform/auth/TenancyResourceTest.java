@@ -76,6 +76,11 @@ class TenancyResourceTest {
         as(scopedAdmin).queryParam("pk", "STATUS#PAUSED").get("/console/api/indexes/{index}", "gsi1").then()
                 .statusCode(403).contentType(PROBLEM).body("code", equalTo("Forbidden"));
         assertThat(statusIndexRows(TestTokens.admin())).anyMatch(pk -> pk.contains(theirs));
+        // The table's counts span every tenant: a scoped admin sees its layout, not its counts, and cannot count types.
+        as(scopedAdmin).get("/console/api/table").then().statusCode(200).body("indexes.size()", equalTo(4))
+                .body("itemCount", nullValue()).body("indexes[0].itemCount", nullValue());
+        as(scopedAdmin).get("/console/api/type-counts").then().statusCode(403).contentType(PROBLEM)
+                .body("code", equalTo("Forbidden"));
     }
 
     private static List<String> statusIndexRows(String bearer) {

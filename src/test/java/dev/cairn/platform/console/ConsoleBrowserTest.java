@@ -135,6 +135,11 @@ class ConsoleBrowserTest {
                 .get("/console/api/collections").then().statusCode(200).extract().path("items");
 
         browser.get(console.toString());
+        // It opens on the table: its indexes, and the items by type one click away.
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#overview tr[data-index='gsi4']")));
+        browser.findElement(By.id("count-types")).click();
+        waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#type-counts tr[data-type='Match']")));
+        screenshot("overview");
         waiting().until(ExpectedConditions.elementToBeClickable(By.cssSelector("a[data-id='bgt-2025-test-1']"))).click();
         waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".group[data-group='team2']")));
 
@@ -153,6 +158,8 @@ class ConsoleBrowserTest {
         assertThat(browser.findElement(By.cssSelector(".legend")).getText()).contains("MatchPlayer");
         WebElement context = browser.findElement(By.cssSelector("th[data-attr='_ctx']"));
         assertThat(context.isDisplayed()).isFalse();
+        // An embedded copy is data: the venue's item shows it without the system attributes.
+        assertThat(browser.findElement(By.cssSelector(".group[data-group='root'] th[data-attr='_ref']")).isDisplayed()).isTrue();
         screenshot("collection");
         browser.findElement(By.id("show-system")).click();
         assertThat(context.isDisplayed()).isTrue();

@@ -17,6 +17,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.notNullValue;
 
 /** The console's page, script and read-only JSON API, against DynamoDB Local with the demo data. */
@@ -41,6 +44,18 @@ class ConsoleResourceTest {
         given().get("/console/assets/console.css").then().statusCode(200);
         given().get("/console/assets/../../application.properties").then().statusCode(404);
         given().get("/console/assets/secret.txt").then().statusCode(404).contentType("application/problem+json");
+    }
+
+    @Test
+    void theOverviewDescribesTheTableInOneCallAndCountsItemsByTypeOnRequest() {
+        given().get("/console/api/table").then().statusCode(200).header("X-DynamoDB-Calls", "1")
+                .body("keys.partition", equalTo("pk")).body("keys.sort", equalTo("sk"))
+                .body("indexes.name", hasItems("gsi1", "gsi2", "gsi3", "gsi4"))
+                .body("indexes.find { it.name == 'gsi1' }.keys.partition", equalTo("gsi1pk"))
+                .body("itemCount", notNullValue());
+        given().get("/console/api/type-counts").then().statusCode(200)
+                .body("counts.Match", greaterThanOrEqualTo(1)).body("counts.Course", greaterThanOrEqualTo(1))
+                .body("scanned", greaterThan(0));
     }
 
     @Test
