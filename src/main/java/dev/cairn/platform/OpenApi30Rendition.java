@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The OpenAPI 3.0.3 spelling of the served 3.1 document, for tools that read 3.0 well and 3.1 badly (openapi-generator
- * before 7.2x makes a Java model of {@code additionalProperties: false} a {@code HashMap} that serializes as
+ * 7.10, for one, makes a Java model of {@code additionalProperties: false} a {@code HashMap} that serializes as
  * {@code {}}). Same paths, operations, statuses, headers and schemas; only these spellings change:
  * <ul>
  *   <li>{@code type: [T, "null"]} becomes {@code type: T, nullable: true} (an enum keeps its {@code null}: 3.0.3
