@@ -18,7 +18,8 @@ import java.util.Set;
  *   <li>{@code type: [T, "null"]} becomes {@code type: T, nullable: true} (an enum keeps its {@code null}: 3.0.3
  *       accepts null for an enum only when the list has it); several types become an {@code anyOf} of one each;
  *   <li>{@code anyOf}/{@code oneOf} with a {@code {type: "null"}} member lose it and become {@code nullable: true};
- *       one member left is written {@code allOf: [it]}, the 3.0 way to give a {@code $ref} siblings;
+ *       one member left is written {@code allOf: [it]}, the 3.0 way to give a {@code $ref} siblings, beside its
+ *       type (3.0.3 honours {@code nullable} only next to a {@code type});
  *   <li>a schema {@code $ref} with sibling keywords becomes {@code allOf: [{$ref}]} beside them (3.0 ignores a
  *       {@code $ref}'s siblings); any other reference object keeps only its {@code $ref};
  *   <li>a schema's {@code examples: [x, ...]} becomes {@code example: x}; {@code const: x} becomes
@@ -43,8 +44,13 @@ public final class OpenApi30Rendition {
     /** Annotations only: leaving them out changes no answer's validity. */
     private static final Set<String> DROPPED_IN_SCHEMA = Set.of("$schema", "$comment");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final String SCHEMA_REF = "#/components/schemas/";
 
-    private OpenApi30Rendition() {
+    /** The source document's named schemas, to read the type a {@code $ref} stands for. */
+    private final JsonNode namedSchemas;
+
+    private OpenApi30Rendition(JsonNode namedSchemas) {
+        this.namedSchemas = namedSchemas;
     }
 
     /** The 3.0.3 rendition of a 3.1 document; the argument is not changed. */
@@ -58,6 +64,7 @@ public final class OpenApi30Rendition {
         if (document.path("components").has("pathItems")) {
             throw new IllegalArgumentException("OpenAPI 3.0 has no components.pathItems");
         }
+        var rendition = new OpenApi30Rendition(document.path("components").path("schemas"));
         ObjectNode out = document.deepCopy();
         out.put("openapi", VERSION);
         out.remove("jsonSchemaDialect");
@@ -68,17 +75,17 @@ public final class OpenApi30Rendition {
             }
         }
         if (out.get("components") instanceof ObjectNode components && components.get("schemas") instanceof ObjectNode schemas) {
-            schemas.fields().forEachRemaining(entry -> entry.setValue(schema(entry.getValue(), "#/components/schemas/" + entry.getKey())));
+            schemas.fields().forEachRemaining(entry -> entry.setValue(rendition.schema(entry.getValue(), SCHEMA_REF + entry.getKey())));
         }
         for (Map.Entry<String, JsonNode> part : iterable(out)) {
             if (!part.getKey().equals("components") && !part.getKey().equals("info")) {
-                part.setValue(outsideSchemas(part.getValue(), "#/" + part.getKey()));
+                part.setValue(rendition.outsideSchemas(part.getValue(), "#/" + part.getKey()));
             }
         }
         if (out.get("components") instanceof ObjectNode components) {
             for (Map.Entry<String, JsonNode> kind : iterable(components)) {
                 if (!kind.getKey().equals("schemas")) {
-                    kind.setValue(outsideSchemas(kind.getValue(), "#/components/" + kind.getKey()));
+                    kind.setValue(rendition.outsideSchemas(kind.getValue(), "#/components/" + kind.getKey()));
                 }
             }
         }
@@ -86,7 +93,7 @@ public final class OpenApi30Rendition {
     }
 
     /** Parameters, media types, headers, responses...: finds the schemas; a reference keeps only its {@code $ref}. */
-    private static JsonNode outsideSchemas(JsonNode node, String where) {
+    private JsonNode outsideSchemas(JsonNode node, String where) {
         if (node instanceof ArrayNode array) {
             for (int i = 0; i < array.size(); i++) {
                 array.set(i, outsideSchemas(array.get(i), where + "/" + i));
@@ -115,7 +122,7 @@ public final class OpenApi30Rendition {
         return object;
     }
 
-    private static JsonNode schema(JsonNode node, String where) {
+    private JsonNode schema(JsonNode node, String where) {
         if (!(node instanceof ObjectNode schema)) {
             return node; // true/false schemas do not occur in a generated document; left as they are
         }
@@ -195,7 +202,7 @@ public final class OpenApi30Rendition {
         }
     }
 
-    private static void nullMembers(ObjectNode schema, String combinator, String where) {
+    private void nullMembers(ObjectNode schema, String combinator, String where) {
         if (!(schema.get(combinator) instanceof ArrayNode members)) {
             return;
         }
@@ -217,10 +224,31 @@ public final class OpenApi30Rendition {
         schema.remove(combinator);
         if (rest.size() == 1 && !schema.has("allOf")) {
             schema.set("allOf", rest);
+            // 3.0.3: nullable counts only beside a type, so the member's own type is repeated here
+            String type = typeOf(rest.get(0));
+            if (type != null && !schema.has("type")) {
+                schema.put("type", type);
+            }
         } else {
             schema.set(combinator, rest);
         }
         schema.put("nullable", true);
+    }
+
+    /** The one non-null type of a schema, or of the named schema its {@code $ref} points at; null if none. */
+    private String typeOf(JsonNode member) {
+        JsonNode target = member;
+        String ref = member.path("$ref").asText();
+        if (ref.startsWith(SCHEMA_REF)) {
+            target = namedSchemas.path(ref.substring(SCHEMA_REF.length()));
+        }
+        var types = new ArrayList<String>();
+        for (JsonNode type : target.path("type").isArray() ? target.path("type") : List.of(target.path("type"))) {
+            if (type.isTextual() && !type.asText().equals("null")) {
+                types.add(type.asText());
+            }
+        }
+        return types.size() == 1 ? types.get(0) : null;
     }
 
     private static boolean isNullOnly(JsonNode member) {

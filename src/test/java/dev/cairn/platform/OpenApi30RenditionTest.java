@@ -43,8 +43,11 @@ class OpenApi30RenditionTest {
 
     @Test
     void aNullMemberOfAnyOfOrOneOfMakesTheRestNullable() throws Exception {
+        // the referenced schema's type is repeated: 3.0.3 honours nullable only beside a type
         assertThat(converted("{\"anyOf\": [{\"$ref\": \"#/components/schemas/Role\"}, {\"type\": \"null\"}]}"))
-                .isEqualTo(document("{\"allOf\": [{\"$ref\": \"#/components/schemas/Role\"}], \"nullable\": true}"));
+                .isEqualTo(document("{\"type\": \"string\", \"allOf\": [{\"$ref\": \"#/components/schemas/Role\"}], \"nullable\": true}"));
+        assertThat(converted("{\"anyOf\": [{\"$ref\": \"#/components/schemas/Elsewhere\"}, {\"type\": \"null\"}]}"))
+                .isEqualTo(document("{\"allOf\": [{\"$ref\": \"#/components/schemas/Elsewhere\"}], \"nullable\": true}"));
         assertThat(converted("{\"oneOf\": [{\"type\": \"string\"}, {\"type\": \"integer\"}, {\"type\": \"null\"}]}"))
                 .isEqualTo(document("{\"oneOf\": [{\"type\": \"string\"}, {\"type\": \"integer\"}], \"nullable\": true}"));
         assertThat(converted("{\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"integer\"}]}"))
@@ -167,7 +170,8 @@ class OpenApi30RenditionTest {
 
     private static JsonNode converted(String schema) throws Exception {
         ObjectNode document = (ObjectNode) document("{\"openapi\": \"3.1.0\", \"info\": {\"title\": \"t\", \"version\": \"1\"},"
-                + " \"paths\": {}, \"components\": {\"schemas\": {\"S\": " + schema + "}}}");
+                + " \"paths\": {}, \"components\": {\"schemas\": {\"S\": " + schema + ","
+                + " \"Role\": {\"type\": \"string\", \"enum\": [\"batter\", \"bowler\"]}}}}");
         return OpenApi30Rendition.of(document).path("components").path("schemas").path("S");
     }
 
