@@ -3,6 +3,9 @@ package dev.cairn.platform.contract;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.cairn.platform.Management;
+import dev.cairn.platform.OpenApi30Endpoint;
+import dev.cairn.platform.OpenApi30Rendition;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
@@ -15,16 +18,20 @@ import java.util.Map;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.startsWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The served OpenAPI document is the committed contract (src/test/openapi/openapi.json, from which the test
- * client is generated), and the checker that every {@code @QuarkusTest} runs catches each kind of disagreement.
+ * client is generated), its served 3.0 rendition is the committed one (src/test/openapi/openapi-3.0.json, from which
+ * the older generator's client is generated), and the checker that every {@code @QuarkusTest} runs catches each kind
+ * of disagreement.
  */
 @QuarkusTest
 class OpenApiContractResourceTest {
 
     static final Path SNAPSHOT = Path.of("src/test/openapi/openapi.json");
+    static final Path SNAPSHOT_30 = Path.of("src/test/openapi/openapi-3.0.json");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
@@ -42,6 +49,26 @@ class OpenApiContractResourceTest {
                 .as("the API changed: review target/openapi/openapi.json and commit it as " + SNAPSHOT
                         + " (or run the tests with -Dcontract.update=true)")
                 .isEqualTo(render(JSON.readTree(SNAPSHOT.toFile())));
+    }
+
+    @Test
+    void theServed30RenditionIsTheCommittedOneAndTheServedDocumentConverted() throws Exception {
+        var answer = Management.management().get("/q/" + OpenApi30Endpoint.PATH).then().statusCode(200)
+                .contentType(startsWith("application/json")).extract().asString();
+        JsonNode served = JSON.readTree(answer);
+        Path fresh = Path.of("target/openapi/openapi-3.0.json");
+        Files.createDirectories(fresh.getParent());
+        Files.writeString(fresh, render(served));
+        if (Boolean.getBoolean("contract.update")) {
+            Files.writeString(SNAPSHOT_30, render(served));
+        }
+        assertThat(served.path("openapi").asText()).isEqualTo("3.0.3");
+        assertThat(served).isEqualTo(OpenApi30Rendition.of(ContractEveryRequest.servedDocument()));
+        assertThat(Files.exists(SNAPSHOT_30)).as("the committed rendition " + SNAPSHOT_30).isTrue();
+        assertThat(render(served))
+                .as("the API changed: review target/openapi/openapi-3.0.json and commit it as " + SNAPSHOT_30
+                        + " (or run the tests with -Dcontract.update=true)")
+                .isEqualTo(render(JSON.readTree(SNAPSHOT_30.toFile())));
     }
 
     @Test
