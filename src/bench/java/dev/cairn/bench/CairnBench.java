@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.core.TableSpec;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.aggregate.AggregateNode;
+import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.OrderedNumber;
 import dev.cairn.platform.EmbeddedDynamoDb;
@@ -25,11 +26,13 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.Update;
@@ -134,6 +137,7 @@ class CairnBench {
                 if (enabled("patch")) captainChange();
                 if (enabled("lists")) lists();
                 if (enabled("copywrites")) copyWrites();
+                if (enabled("reconcile")) reconcile();
                 if (enabled("cascade")) cascade(dynamo.endpoint());
                 if (enabled("scaling")) scaling();
                 if (enabled("sharding")) sharding();
@@ -454,6 +458,283 @@ class CairnBench {
     HttpRequest postTo(AppProcess target, String path, String body) {
         return HttpRequest.newBuilder(URI.create(target.base() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json").build();
+    }
+
+    // --- reconcile: the job beside a hand-written loop -------------------------------------------------------
+
+    /** Squad selections planted for the reconcile scenario, each embedding one of the scenario's players. */
+    static final int RECONCILE_SELECTIONS = 2000;
+    static final int RECONCILE_PLAYERS = 100;
+    /** Players changed behind the service's back before each run: their copies (20 each) are the stale ones. */
+    static final int RECONCILE_STALE_PLAYERS = 75;
+    static final int RECONCILE_ROUNDS = 2;
+    /** The highest rate a job may ask for: high enough that pacing is not what limits the run. */
+    static final int RECONCILE_RATE = 10000;
+    /** What the job reads per page and writes at once: cairn.reconcile.page-size and cairn.cascade.concurrency. */
+    static final int RECONCILE_PAGE = 100;
+    static final int RECONCILE_WRITES = 16;
+
+    /** What one reconcile pass did and how long it took. */
+    record Pass(long checked, long repaired, long current, long orphaned, long pages, double seconds) {
+    }
+
+    /**
+     * Reconcile throughput: the job ({@code POST /maintenance/reconcile} of the player entity, timed from the POST to
+     * {@code done}) against the same pass written by hand with the async SDK — the same Scan (filtered on
+     * {@code _refv}, pages of 100, as the job reads an entity scope), ONE strongly consistent BatchGetItem of a page's
+     * distinct sources, one conditional UpdateItem per stale copy (16 in flight). Before each pass the same players are
+     * changed again with raw writes (no cascade), so both passes repair the same copies; after each, every planted
+     * copy must be current.
+     */
+    void reconcile() throws Exception {
+        var ids = new ArrayList<String>();
+        for (int i = 0; i < RECONCILE_PLAYERS; i++) {
+            ids.add("rc-" + i);
+            post("/players", "{\"id\":\"rc-" + i + "\",\"firstName\":\"Rec" + i + "\",\"lastName\":\"Planted\",\"role\":\"bowler\"}");
+        }
+        int perSquad = 20;
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            var futures = new ArrayList<Future<Integer>>();
+            for (int i = 0; i < RECONCILE_SELECTIONS; i++) {
+                String squad = "rc-" + (i / perSquad);
+                int number = i % perSquad + 1;
+                String player = ids.get(i % RECONCILE_PLAYERS);
+                futures.add(pool.submit(() -> post("/squads/" + squad + "/selections", "{\"selectionNumber\":" + number
+                        + ",\"teamId\":\"aus\",\"playerId\":\"" + player + "\",\"squadRole\":\"bowler\",\"isCaptain\":false}")));
+            }
+            for (var f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        long stale = (long) RECONCILE_STALE_PLAYERS * RECONCILE_SELECTIONS / RECONCILE_PLAYERS;
+        var counter = new AtomicInteger();
+        // warm-up, not reported: one pass of each on a cold JIT (in the app and in this JVM)
+        plantStale(ids, "Warm" + counter.incrementAndGet());
+        checkCurrent(ids, "warm-up job", cairnReconcile(RECONCILE_RATE), stale);
+        plantStale(ids, "Warm" + counter.incrementAndGet());
+        checkCurrent(ids, "warm-up raw", rawReconcile(), stale);
+
+        report.append("\n### Reconcile of the player entity: ").append(RECONCILE_SELECTIONS).append(" copies, ").append(stale)
+                .append(" stale, job at rate ").append(RECONCILE_RATE).append(" vs a raw Scan + BatchGetItem + UpdateItem loop\n\n")
+                .append("| round | pass | checked | repaired | current | pages | seconds | checked/s | repaired/s |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        var passes = new LinkedHashMap<String, List<Pass>>();
+        for (int round = 1; round <= RECONCILE_ROUNDS; round++) {
+            for (String impl : List.of(RunData.CAIRN, RunData.RAW_SDK)) {
+                plantStale(ids, "Round" + counter.incrementAndGet());
+                Pass pass = impl.equals(RunData.CAIRN) ? cairnReconcile(RECONCILE_RATE) : rawReconcile();
+                checkCurrent(ids, impl + " round " + round, pass, stale);
+                passes.computeIfAbsent(impl, k -> new ArrayList<>()).add(pass);
+                reconcileRow(String.valueOf(round), impl.equals(RunData.CAIRN) ? "Cairn job" : "raw SDK loop", pass);
+                data.throughput.add(new RunData.Throughput("reconcile", "player entity, " + RECONCILE_SELECTIONS
+                        + " copies, " + stale + " stale", impl, round, pass.checked(), pass.repaired(), pass.seconds()));
+            }
+        }
+        Pass cairn = sum(passes.get(RunData.CAIRN));
+        Pass rawPass = sum(passes.get(RunData.RAW_SDK));
+        reconcileRow("all", "Cairn job", cairn);
+        reconcileRow("all", "raw SDK loop", rawPass);
+        double ratio = (cairn.checked() / cairn.seconds()) / (rawPass.checked() / rawPass.seconds());
+        double repairedRatio = (cairn.repaired() / cairn.seconds()) / (rawPass.repaired() / rawPass.seconds());
+        report.append(String.format(Locale.ROOT, "| all | **Cairn / raw** | | | | | | **%.2f** | **%.2f** |%n", ratio, repairedRatio));
+
+        // What production runs at: the default rate (cairn.reconcile.rate, 200/s), once, for its duration only.
+        plantStale(ids, "Paced" + counter.incrementAndGet());
+        Pass paced = cairnReconcile(0);
+        checkCurrent(ids, "paced job", paced, stale);
+        reconcileRow("paced", "Cairn job at the default rate (200/s)", paced);
+        data.throughput.add(new RunData.Throughput("reconcile", "player entity, " + RECONCILE_SELECTIONS + " copies, " + stale
+                + " stale", RunData.CAIRN + " at the default rate (200/s)", 0, paced.checked(), paced.repaired(), paced.seconds()));
+        report.append("\nChecked/s counts copies (a page also reads the items holding none: at 200/s the job paces on the larger "
+                + "of the two). Timed from the POST to the job's `done` (polled every 5 ms) and from the first Scan to the "
+                + "last write; every planted copy was verified current after each pass.\n");
+    }
+
+    void reconcileRow(String round, String pass, Pass p) {
+        report.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %d | %.2f | %.0f | %.0f |%n", round, pass, p.checked(),
+                p.repaired(), p.current(), p.pages(), p.seconds(), p.checked() / p.seconds(), p.repaired() / p.seconds()));
+    }
+
+    static Pass sum(List<Pass> passes) {
+        return new Pass(passes.stream().mapToLong(Pass::checked).sum(), passes.stream().mapToLong(Pass::repaired).sum(),
+                passes.stream().mapToLong(Pass::current).sum(), passes.stream().mapToLong(Pass::orphaned).sum(),
+                passes.stream().mapToLong(Pass::pages).sum(), passes.stream().mapToDouble(Pass::seconds).sum());
+    }
+
+    /** Changes the first RECONCILE_STALE_PLAYERS players as a script would: a new last name and version, no cascade. */
+    void plantStale(List<String> ids, String name) {
+        var writes = new ArrayList<java.util.concurrent.CompletableFuture<?>>();
+        for (String id : ids.subList(0, RECONCILE_STALE_PLAYERS)) {
+            writes.add(raw.updateItem(UpdateItemRequest.builder().tableName(TABLE).key(key("PLAYER#" + id, "PLAYER"))
+                    .updateExpression("SET #n = :n ADD #v :one").conditionExpression("attribute_exists(pk)")
+                    .expressionAttributeNames(Map.of("#n", "lastName", "#v", TableSpec.VERSION))
+                    .expressionAttributeValues(Map.of(":n", s(name), ":one", n("1"))).build()));
+        }
+        java.util.concurrent.CompletableFuture.allOf(writes.toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+    }
+
+    /**
+     * Every planted selection's player copy is at its source's version and shows its last name, and the pass
+     * repaired exactly the planted stale copies: a pass that repairs nothing proves nothing.
+     */
+    void checkCurrent(List<String> ids, String what, Pass pass, long stale) {
+        assertThat(pass.repaired()).as(what + ": copies repaired").isEqualTo(stale);
+        assertThat(pass.checked()).as(what + ": copies checked").isGreaterThanOrEqualTo(RECONCILE_SELECTIONS);
+        var sources = batchGetPlayers(ids);
+        int seen = 0;
+        for (int squad = 0; squad < RECONCILE_SELECTIONS / 20; squad++) {
+            for (var item : queryAllItems("SQUAD#rc-" + squad)) {
+                if (item.get("player") == null) {
+                    continue;
+                }
+                var copy = item.get("player").m();
+                var source = sources.get(copy.get("id").s());
+                long copied = Long.parseLong(item.get(CopyVersions.ATTRIBUTE).m().get("player").m().get("v").n());
+                assertThat(copied).as(what + ": " + item.get("pk").s() + " " + item.get("sk").s() + " copy version")
+                        .isEqualTo(Long.parseLong(source.get(TableSpec.VERSION).n()));
+                assertThat(copy.get("lastName")).as(what + ": copied last name").isEqualTo(source.get("lastName"));
+                seen++;
+            }
+        }
+        assertThat(seen).as(what + ": planted selections").isEqualTo(RECONCILE_SELECTIONS);
+    }
+
+    /** The players, read with ONE strongly consistent BatchGetItem per 100 (unprocessed keys asked again). */
+    Map<String, Map<String, AttributeValue>> batchGetPlayers(java.util.Collection<String> ids) {
+        var out = new HashMap<String, Map<String, AttributeValue>>();
+        var all = new ArrayList<>(ids);
+        for (int from = 0; from < all.size(); from += 100) {
+            var keys = all.subList(from, Math.min(all.size(), from + 100)).stream().map(id -> key("PLAYER#" + id, "PLAYER")).toList();
+            Map<String, KeysAndAttributes> request = Map.of(TABLE, KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+            while (!request.isEmpty()) {
+                var response = raw.batchGetItem(BatchGetItemRequest.builder().requestItems(request).build()).join();
+                response.responses().getOrDefault(TABLE, List.of()).forEach(item -> out.put(item.get("id").s(), item));
+                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+            }
+        }
+        return out;
+    }
+
+    /** The job: POST /maintenance/reconcile for the player entity, followed to its end; rate 0: the configured rate. */
+    Pass cairnReconcile(int rate) {
+        try {
+            String body = rate > 0 ? "{\"entity\":\"player\",\"rate\":" + rate + "}" : "{\"entity\":\"player\"}";
+            long started = System.nanoTime();
+            var response = http.send(postTo(app, "/maintenance/reconcile", body), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 202) {
+                throw new IllegalStateException("reconcile answered " + response.statusCode() + " " + response.body());
+            }
+            String job = URI.create(response.headers().firstValue("Location").orElseThrow()).getPath();
+            JsonNode state;
+            do {
+                Thread.sleep(5);
+                state = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(app.base() + job)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString()).body());
+            } while (!"done".equals(state.get("state").asText()) && !"failed".equals(state.get("state").asText()));
+            double seconds = (System.nanoTime() - started) / 1e9;
+            if (!"done".equals(state.get("state").asText())) {
+                throw new IllegalStateException("reconcile ended as " + state);
+            }
+            return new Pass(state.get("checked").asLong(), state.get("repaired").asLong(), state.get("current").asLong(),
+                    state.get("orphaned").asLong(), state.get("pages").asLong(), seconds);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A copy of a player found on a Scan page: the item, its copy attribute, the source and the version copied. */
+    record PlayerCopy(Map<String, AttributeValue> item, String attribute, String sourceId, long version) {
+    }
+
+    /**
+     * The same pass by hand: Scan pages of 100 filtered on {@code _refv} (eventually consistent, as the job's), per
+     * page ONE strongly consistent BatchGetItem of the distinct players copied on it, then one UpdateItem per stale
+     * copy, 16 in flight, each conditioned on the copy still being older (a newer one is never overwritten). A copy
+     * inside an aggregate would need a transaction with its root's bump: none is planted, so one is an error here.
+     */
+    Pass rawReconcile() {
+        long started = System.nanoTime();
+        long checked = 0;
+        long orphaned = 0;
+        long pages = 0;
+        var repaired = new java.util.concurrent.atomic.AtomicLong();
+        var current = new java.util.concurrent.atomic.AtomicLong();
+        var inFlight = new java.util.concurrent.Semaphore(RECONCILE_WRITES);
+        Map<String, AttributeValue> start = null;
+        do {
+            var page = raw.scan(ScanRequest.builder().tableName(TABLE).limit(RECONCILE_PAGE).consistentRead(false)
+                    .filterExpression("attribute_exists(#refv)").expressionAttributeNames(Map.of("#refv", CopyVersions.ATTRIBUTE))
+                    .exclusiveStartKey(start).build()).join();
+            pages++;
+            var copies = new ArrayList<PlayerCopy>();
+            for (var item : page.items()) {
+                item.get(CopyVersions.ATTRIBUTE).m().forEach((attribute, descriptor) -> {
+                    var d = descriptor.m();
+                    AttributeValue copy = item.get(attribute);
+                    if (d != null && "Player".equals(d.get("e").s()) && copy != null && copy.m() != null && copy.m().get("id") != null) {
+                        copies.add(new PlayerCopy(item, attribute, copy.m().get("id").s(), Long.parseLong(d.get("v").n())));
+                    }
+                });
+            }
+            checked += copies.size();
+            var sources = batchGetPlayers(copies.stream().map(PlayerCopy::sourceId).distinct().toList());
+            var writes = new ArrayList<java.util.concurrent.CompletableFuture<?>>();
+            String now = Instant.now().toString();
+            for (PlayerCopy copy : copies) {
+                var source = sources.get(copy.sourceId());
+                if (source == null) {
+                    orphaned++;
+                    continue;
+                }
+                long version = Long.parseLong(source.get(TableSpec.VERSION).n());
+                if (copy.version() >= version) {
+                    current.incrementAndGet();
+                    continue;
+                }
+                if (!copy.item().get("pk").s().startsWith("SQUAD#")) {
+                    throw new IllegalStateException("a stale copy inside an aggregate, not planted here: " + copy.item().get("pk").s());
+                }
+                var fields = new HashMap<String, AttributeValue>();
+                for (String field : List.of("id", "firstName", "lastName", "role")) {
+                    if (source.get(field) != null) {
+                        fields.put(field, source.get(field));
+                    }
+                }
+                var request = UpdateItemRequest.builder().tableName(TABLE)
+                        .key(key(copy.item().get("pk").s(), copy.item().get("sk").s()))
+                        .updateExpression("SET #a = :copy, #refv.#a = :refv, #at = :now ADD #ver :one")
+                        .conditionExpression("#refv.#a.#v < :version")
+                        .expressionAttributeNames(Map.of("#a", copy.attribute(), "#refv", CopyVersions.ATTRIBUTE, "#v", "v",
+                                "#at", TableSpec.UPDATED_AT, "#ver", TableSpec.VERSION))
+                        .expressionAttributeValues(Map.of(":copy", AttributeValue.fromM(fields),
+                                ":refv", AttributeValue.fromM(Map.of("e", s("Player"), "v", n(Long.toString(version)))),
+                                ":now", s(now), ":one", n("1"), ":version", n(Long.toString(version))))
+                        .build();
+                inFlight.acquireUninterruptibly();
+                writes.add(raw.updateItem(request).handle((ok, failure) -> {
+                    inFlight.release();
+                    Throwable cause = failure instanceof java.util.concurrent.CompletionException ? failure.getCause() : failure;
+                    if (cause == null) {
+                        repaired.incrementAndGet();
+                    } else if (cause instanceof ConditionalCheckFailedException) {
+                        current.incrementAndGet();
+                    } else {
+                        throw new IllegalStateException(cause);
+                    }
+                    return null;
+                }));
+            }
+            // the page's writes are over before the next page, as the job's are before its checkpoint
+            java.util.concurrent.CompletableFuture.allOf(writes.toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return new Pass(checked, repaired.get(), current.get(), orphaned, pages, (System.nanoTime() - started) / 1e9);
     }
 
     /**

@@ -210,6 +210,7 @@ final class Report {
             md.append('\n');
         }
         md.append(builds(data));
+        md.append(throughput(data));
         if (!data.headlines().isEmpty()) {
             md.append("| scenario | ratio | of |\n|---|---|---|\n");
             for (RunData.Headline h : data.headlines()) {
@@ -270,6 +271,53 @@ final class Report {
             }
         }
         return md.append('\n').toString();
+    }
+
+    /**
+     * Jobs timed end to end beside the same work by hand (the reconcile scenario): copies checked and repaired per
+     * second per pass, the sums over the interleaved rounds, and Cairn / raw. Not a GET figure: a run of only this
+     * is linked from the performance page, never shown as its latest run.
+     */
+    static String throughput(RunData data) {
+        if (data.throughput().isEmpty()) {
+            return "";
+        }
+        var md = new StringBuilder("## Job throughput\n\n");
+        md.append("Each pass is timed end to end (a job from its POST to `done`); copies checked/s and repaired/s, summed "
+                + "over the interleaved rounds. Cairn / raw above 1 favours Cairn. Passes outside the rounds (round –) are "
+                + "not in the ratio.\n\n");
+        md.append("| scenario | what | pass | round | checked | repaired | seconds | checked/s | repaired/s |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        for (String scenario : data.throughput().stream().map(RunData.Throughput::scenario).distinct().toList()) {
+            var passes = data.throughput().stream().filter(t -> t.scenario().equals(scenario)).toList();
+            for (RunData.Throughput t : passes) {
+                md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %d | %.2f | %.0f | %.0f |%n", scenario, t.title(),
+                        t.impl(), t.round() == 0 ? "–" : String.valueOf(t.round()), t.checked(), t.repaired(), t.seconds(),
+                        t.checked() / t.seconds(), t.repaired() / t.seconds()));
+            }
+            double[] cairn = rates(passes, RunData.CAIRN);
+            double[] raw = rates(passes, RunData.RAW_SDK);
+            for (var side : List.of(java.util.Map.entry(RunData.CAIRN, cairn), java.util.Map.entry(RunData.RAW_SDK, raw))) {
+                if (!Double.isNaN(side.getValue()[0])) {
+                    md.append(String.format(Locale.ROOT, "| %s | | %s, all rounds | | | | | %.0f | %.0f |%n", scenario,
+                            side.getKey(), side.getValue()[0], side.getValue()[1]));
+                }
+            }
+            md.append(String.format(Locale.ROOT, "| %s | | **Cairn / raw** | | | | | **%s** | **%s** |%n", scenario,
+                    f(cairn[0] / raw[0]), f(cairn[1] / raw[1])));
+        }
+        return md.append('\n').toString();
+    }
+
+    /** Checked/s and repaired/s of one contender's passes in the rounds, summed; NaN when it has none. */
+    static double[] rates(List<RunData.Throughput> passes, String impl) {
+        var mine = passes.stream().filter(t -> t.impl().equals(impl) && t.round() > 0).toList();
+        double seconds = mine.stream().mapToDouble(RunData.Throughput::seconds).sum();
+        if (mine.isEmpty() || seconds <= 0) {
+            return new double[]{Double.NaN, Double.NaN};
+        }
+        return new double[]{mine.stream().mapToLong(RunData.Throughput::checked).sum() / seconds,
+                mine.stream().mapToLong(RunData.Throughput::repaired).sum() / seconds};
     }
 
     static String units(Double capacity) {

@@ -9,10 +9,16 @@ import java.util.Optional;
  * data.json kept beside them, without measuring anything.
  *
  * @param failure null when every scenario asked for ran; otherwise why the run stopped (the report says so)
- * @param tables  the run's raw Markdown tables, as target/bench/results.md has them
+ * @param tables     the run's raw Markdown tables, as target/bench/results.md has them
+ * @param throughput passes of a job timed end to end beside the same work by hand (the reconcile scenario); empty in
+ *                   runs published before it existed
  */
 record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> startup, List<Headline> headlines,
-               String tables, String failure) {
+               String tables, String failure, List<Throughput> throughput) {
+
+    RunData {
+        throughput = throughput == null ? List.of() : throughput;
+    }
 
     static final String CAIRN = "Cairn";
     static final String HAND_WRITTEN = "hand-written";
@@ -84,18 +90,29 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
     record Headline(String scenario, String what, double ratio) {
     }
 
+    /**
+     * One pass of a job (or of the same work by hand) over a fixed set of copies, timed end to end.
+     *
+     * @param impl  who did the work ({@link #CAIRN}, {@link #RAW_SDK}, or a variant of Cairn named by its setting)
+     * @param round the interleaved round; 0 for a pass outside the rounds (not in the ratio)
+     */
+    record Throughput(String scenario, String title, String impl, int round, long checked, long repaired, double seconds) {
+    }
+
     /** Collects a run's data as the scenarios produce it. */
     static final class Builder {
         final List<Comparison> comparisons = new ArrayList<>();
         final List<StartupVariant> startup = new ArrayList<>();
         final List<Headline> headlines = new ArrayList<>();
+        final List<Throughput> throughput = new ArrayList<>();
 
         void headline(String scenario, String what, double ratio) {
             headlines.add(new Headline(scenario, what, ratio));
         }
 
         RunData build(RunInfo run, String tables, String failure) {
-            return new RunData(run, List.copyOf(comparisons), List.copyOf(startup), List.copyOf(headlines), tables, failure);
+            return new RunData(run, List.copyOf(comparisons), List.copyOf(startup), List.copyOf(headlines), tables, failure,
+                    List.copyOf(throughput));
         }
     }
 }
