@@ -61,6 +61,17 @@ public class OpenApiDocs implements OASFilter {
     /** Answers that are not one versioned entity carry no ETag. */
     private static final Set<String> UNVERSIONED = Set.of("CascadeJob", "ListBackfillJob", "AccessPattern");
 
+    /**
+     * The only answers that are not problem+json with the request id and diagnostics headers: the HTTP decoder's own,
+     * given before any request exists (see HttpLayerProblems).
+     */
+    static final String UNSERVED = "\n\nEvery answer below carries X-Request-Id, X-DynamoDB-Calls, X-DynamoDB-Capacity and"
+            + " Server-Timing, and every refusal is an application/problem+json. The exceptions are the answers the HTTP"
+            + " decoder gives before a request exists, with no body and none of these headers: 414 (a request line over"
+            + " 4096 bytes), 431 (request headers over 20 KiB) and 400 (a request head that cannot be parsed, such as an"
+            + " unreadable Content-Length); and 413 for a chunked body, sent without a Content-Length, that grows past"
+            + " 1 MiB while it is read. They close the connection.";
+
     /** An id in a path or body: 1 to 128 characters, not only white space, no control characters (ECMA-262). */
     public static final String ID_PATTERN = "^(?=.*\\S)[^\\x00-\\x1F\\x7F-\\x9F]{1,128}$";
 
@@ -76,6 +87,10 @@ public class OpenApiDocs implements OASFilter {
                 .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT")
                 .description("RS256 JWT; roles from the groups claim, workspace scope from the workspaces claim"));
         openAPI.setSecurity(List.of(OASFactory.createSecurityRequirement().addScheme(BEARER)));
+        if (openAPI.getInfo() != null && openAPI.getInfo().getDescription() != null
+                && !openAPI.getInfo().getDescription().contains(UNSERVED)) {
+            openAPI.getInfo().setDescription(openAPI.getInfo().getDescription() + UNSERVED);
+        }
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
@@ -90,6 +105,7 @@ public class OpenApiDocs implements OASFilter {
             item.getOperations().forEach((method, operation) -> {
                 parameters(operation);
                 requestBody(openAPI, method, path, operation);
+                immutableFields(openAPI, operation);
                 successes(method, operation);
                 problems(method, path, operation);
             });
@@ -227,16 +243,60 @@ public class OpenApiDocs implements OASFilter {
                         + " Any other member must be null (a no-op); a non-null unknown member is refused (400)");
         openAPI.getComponents().addSchema(name, patch);
         source.getProperties().forEach((field, property) -> {
-            Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : property;
+            // A copy: the entity's own property stays as it is (a required field is not nullable there).
+            Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : copy(property);
             patch.addProperty(field, nullable(target));
         });
         return name;
+    }
+
+    /**
+     * The fields a PATCH refuses to change ({@code x-immutable} on the operation, comma separated) are readOnly in its
+     * merge patch: they may be sent only with their current value. The extension itself is not published.
+     */
+    private static void immutableFields(OpenAPI openAPI, Operation operation) {
+        Object declared = operation.getExtensions() == null ? null : operation.getExtensions().get(IMMUTABLE);
+        if (declared == null) {
+            return;
+        }
+        operation.removeExtension(IMMUTABLE);
+        if (operation.getRequestBody() == null) {
+            return;
+        }
+        eachMedia(operation.getRequestBody().getContent(), media -> {
+            Schema patch = media.getSchema() == null || media.getSchema().getRef() == null ? null
+                    : openAPI.getComponents().getSchemas().get(name(media.getSchema().getRef()));
+            if (patch == null || patch.getProperties() == null || !name(media.getSchema().getRef()).endsWith(MERGE_PATCH_SUFFIX)) {
+                return;
+            }
+            for (String field : declared.toString().split(",")) {
+                Schema property = patch.getProperties().get(field.trim());
+                if (property != null) {
+                    property.readOnly(Boolean.TRUE).description("Cannot be changed: may be sent only with its current value");
+                }
+            }
+        });
+    }
+
+    /** A shallow copy whose lists (types, enum values, required) can change without touching the original. */
+    private static Schema copy(Schema schema) {
+        Schema copy = OASFactory.createSchema();
+        copy.setAll(new LinkedHashMap<>(schema.getAll()));
+        if (schema.getType() != null) {
+            copy.setType(new ArrayList<>(schema.getType()));
+        }
+        if (schema.getEnumeration() != null) {
+            copy.setEnumeration(new ArrayList<>(schema.getEnumeration()));
+        }
+        return copy;
     }
 
     // --- answers -----------------------------------------------------------------------------------------------
 
     /** The extension that marks a POST as an action answering 200 (e.g. one page of a backfill), not a create. */
     public static final String ACTION = "x-action";
+    /** The extension that lists the fields a PATCH refuses to change (comma separated); see immutableFields. */
+    public static final String IMMUTABLE = "x-immutable";
 
     private static boolean isAction(Operation operation) {
         return operation.getExtensions() != null && operation.getExtensions().containsKey(ACTION);
@@ -324,6 +384,10 @@ public class OpenApiDocs implements OASFilter {
         boolean body = operation.getRequestBody() != null;
         boolean page = responses.getAPIResponse("200") != null && isPage(responses.getAPIResponse("200"));
         var statuses = new TreeSet<String>(List.of("401", "403", "406", "500"));
+        // A DELETE answers 204 without a body: no Accept header can make that unacceptable.
+        if (method == PathItem.HttpMethod.DELETE) {
+            statuses.remove("406");
+        }
         if (operation.getParameters() != null && !operation.getParameters().isEmpty() || body) {
             statuses.add("400");
         }
