@@ -14,8 +14,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * A body declared larger than {@code quarkus.http.limits.max-body-size} is refused with a problem+json 413 before
  * it is read, the same way the HTTP layer refuses it (Connection: close) but with a body that says why, and without
  * the HTTP layer's race: a client already sending gets its body drained (bounded) so the answer is not lost to a
- * reset. Chunked bodies without a length are cut off by the HTTP layer's own 413, which {@link HttpLayerProblems}
- * answers the same way.
+ * reset. Chunked bodies without a length are still cut off by the HTTP layer's own bare 413 (the OpenAPI document
+ * says so).
  */
 @ApplicationScoped
 public class BodyLimit {

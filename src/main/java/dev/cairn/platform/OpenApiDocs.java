@@ -61,17 +61,6 @@ public class OpenApiDocs implements OASFilter {
     /** Answers that are not one versioned entity carry no ETag. */
     private static final Set<String> UNVERSIONED = Set.of("CascadeJob", "ListBackfillJob", "AccessPattern");
 
-    /**
-     * The only answers that are not problem+json with the request id and diagnostics headers: the HTTP decoder's own,
-     * given before any request exists (see HttpLayerProblems).
-     */
-    static final String UNSERVED = "\n\nEvery answer below carries X-Request-Id, X-DynamoDB-Calls, X-DynamoDB-Capacity and"
-            + " Server-Timing, and every refusal is an application/problem+json. The exceptions are the answers the HTTP"
-            + " decoder gives before a request exists, with no body and none of these headers: 414 (a request line over"
-            + " 4096 bytes), 431 (request headers over 20 KiB) and 400 (a request head that cannot be parsed, such as an"
-            + " unreadable Content-Length); and 413 for a chunked body, sent without a Content-Length, that grows past"
-            + " 1 MiB while it is read. They close the connection.";
-
     /** An id in a path or body: 1 to 128 characters, not only white space, no control characters (ECMA-262). */
     public static final String ID_PATTERN = "^(?=.*\\S)[^\\x00-\\x1F\\x7F-\\x9F]{1,128}$";
 
@@ -87,10 +76,6 @@ public class OpenApiDocs implements OASFilter {
                 .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT")
                 .description("RS256 JWT; roles from the groups claim, workspace scope from the workspaces claim"));
         openAPI.setSecurity(List.of(OASFactory.createSecurityRequirement().addScheme(BEARER)));
-        if (openAPI.getInfo() != null && openAPI.getInfo().getDescription() != null
-                && !openAPI.getInfo().getDescription().contains(UNSERVED)) {
-            openAPI.getInfo().setDescription(openAPI.getInfo().getDescription() + UNSERVED);
-        }
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
