@@ -113,7 +113,7 @@ class HttpLayerResourceTest {
         Raw head = send("POST /teams HTTP/1.1\r\nHost: localhost\r\nContent-Length: twelve\r\n", "");
         assertThat(head.status()).isEqualTo(400);
         assertThat(head.body()).isEmpty();
-        for (String escape : new String[]{"/teams/a%zz", "/teams?limit=%zz", "/teams/%e0%a4"}) {
+        for (String escape : new String[]{"/teams/a%zz", "/teams?limit=%zz", "/teams/a%4"}) {
             Raw bad = send("GET " + escape + " HTTP/1.1\r\nHost: localhost\r\n", "");
             assertThat(bad.status()).as(escape).isEqualTo(400);
             assertThat(bad.body()).as(escape).isEmpty();
