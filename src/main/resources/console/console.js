@@ -294,19 +294,33 @@ function progressBar(job) {
   return el('div', { class: 'bar-cell' }, bar,
     el('span', { class: 'counts' }, `${job.updated} written · ${job.skipped} current · ${job.failed} failed of ${job.matched}`));
 }
+// A reconcile's counts on the same bar: repaired copies are written ones, orphaned ones count as failed-looking.
+function reconcileBar(job) {
+  const bar = progressBar({ id: job.id, state: job.state, matched: job.checked, updated: job.repaired,
+    skipped: job.current, failed: job.orphaned + job.failed });
+  bar.querySelector('.counts').textContent =
+    `${job.repaired} repaired · ${job.current} current · ${job.orphaned} orphaned · ${job.failed} failed of ${job.checked} checked`;
+  return bar;
+}
+function reconcileScope(job) {
+  return job.scope === 'all' ? 'reconcile: every copy'
+    : job.scope === 'entity' ? `reconcile: every ${job.entity}` : `reconcile: ${job.entity} ${job.sourceId}`;
+}
 async function listJobs(cursor) {
   const status = $('#jobs-status');
   const params = new URLSearchParams({ state: $('#jobs-state').value, limit: '50' });
   if (cursor) params.set('cursor', cursor);
   setStatus(status, 'Reading…');
-  const r = await call('/cascades?' + params);
+  const reconcile = $('#jobs-kind').value === 'reconcile';
+  const r = await call((reconcile ? '/maintenance/reconcile?' : '/cascades?') + params);
   if (!r.ok) { setStatus(status, problem(r), true); return; }
   const body = $('#jobs tbody');
   if (!cursor) body.textContent = '';
   r.body.items.forEach(job => body.append(el('tr', { class: 'job', 'data-id': job.id },
-    el('td', { class: 'key' }, job.id), el('td', {}, `${job.source.entity} ${job.source.id} v${job.source.version}`),
-    el('td', { class: 'state ' + job.state }, job.state), el('td', {}, progressBar(job)), el('td', {}, job.pages),
-    el('td', {}, job.owner ?? '—'), el('td', {}, job.updatedAt ?? ''))));
+    el('td', { class: 'key' }, job.id),
+    el('td', {}, reconcile ? reconcileScope(job) : `${job.source.entity} ${job.source.id} v${job.source.version}`),
+    el('td', { class: 'state ' + job.state }, job.state), el('td', {}, reconcile ? reconcileBar(job) : progressBar(job)),
+    el('td', {}, job.pages), el('td', {}, job.owner ?? '—'), el('td', {}, job.updatedAt ?? ''))));
   jobsState.next = r.body.next;
   setStatus(status, el('span', {}, `${plural(body.children.length, 'job')} · this page: `, el('span', { class: 'calls', id: 'jobs-calls' }, cost(r))));
   $('#jobs-more').hidden = !jobsState.next;

@@ -126,13 +126,14 @@ class CairnBench {
                 header(idleRss);
                 setUpReferences();
                 if (enabled("get") || enabled("lists")) startHandWritten(dynamo.endpoint());
-                if ((enabled("get") || enabled("lists")) && System.getProperty("bench.other", "").length() > 0) {
-                    startOther(dynamo.endpoint(), Path.of(System.getProperty("bench.other")));
+                if ((enabled("get") || enabled("lists") || enabled("copywrites")) && !otherBuild.isBlank()) {
+                    startOther(dynamo.endpoint(), Path.of(otherBuild));
                 }
                 if (enabled("get")) getMatch();
                 if (enabled("post")) postMatch();
                 if (enabled("patch")) captainChange();
                 if (enabled("lists")) lists();
+                if (enabled("copywrites")) copyWrites();
                 if (enabled("cascade")) cascade(dynamo.endpoint());
                 if (enabled("scaling")) scaling();
                 if (enabled("sharding")) sharding();
@@ -317,6 +318,142 @@ class CairnBench {
                     raw.query(roster).join();
                     return 1;
                 });
+    }
+
+    // --- copy writes: this build beside the other build --------------------------------------------------
+
+    /** Players of the 60 + 60 match (its own pool: a match names a player once). */
+    static final int LARGE_SHEET = 60;
+
+    /**
+     * Every route that writes copies of other entities (a selection embeds its team and player, a match its venue,
+     * teams and players), this build beside the other build ({@code -Dbench.other}) in the same interleaved rounds:
+     * what a change to the copy-writing path costs — calls, consumed capacity, p50, throughput. Both apps read the
+     * same reference data (made here, before either writes); each writes its own selections and matches, ids unique
+     * per request, so no create collides with an earlier one or with the other app's.
+     */
+    void copyWrites() throws Exception {
+        if (other == null) {
+            if (scenarios.contains("copywrites")) {
+                throw new IllegalStateException("the copywrites scenario compares two builds: give -Dbench.other=<checkout>/target/quarkus-app");
+            }
+            report.append("\nCopy writes skipped: no other build (-Dbench.other) to compare with.\n");
+            return;
+        }
+        int maxWorkers = concurrencies.stream().mapToInt(Integer::intValue).max().orElse(1);
+        for (int w = 0; w < maxWorkers; w++) {
+            post("/players", "{\"id\":\"spare-" + w + "\",\"firstName\":\"Spare\",\"lastName\":\"S" + w + "\",\"role\":\"bowler\"}");
+        }
+        var large = new ArrayList<String>();
+        for (int i = 0; i < 2 * LARGE_SHEET; i++) {
+            String id = "large-" + i;
+            post("/players", "{\"id\":\"" + id + "\",\"firstName\":\"Large" + i + "\",\"lastName\":\"L" + i + "\",\"role\":\"all-rounder\"}");
+            large.add(id);
+        }
+        // What each app changes under load: per worker one selection and one match of its own.
+        Map<AppProcess, String> tags = Map.of(app, "cw-this", other, "cw-other");
+        for (var build : tags.entrySet()) {
+            for (int w = 0; w < maxWorkers; w++) {
+                sendMetered(postTo(build.getKey(), "/squads/" + build.getValue() + "-squad-" + w + "/selections",
+                        selectionJson(1, players.get(1))), 201);
+                sendMetered(postTo(build.getKey(), "/matches", matchJson(build.getValue() + "-match-" + w)), 201);
+            }
+        }
+        var counter = new AtomicInteger();
+        var flips = new ConcurrentHashMap<String, Boolean>();
+        compareBuilds("POST /squads/{id}/selections", "selection create (copies of a team and a player)",
+                (target, tag) -> w -> sendMetered(postTo(target, "/squads/" + tag + "-new-" + counter.incrementAndGet() + "/selections",
+                        selectionJson(1, players.get(w % players.size()))), 201));
+        compareBuilds("PATCH /squads/{id}/selections/{n}", "selection PATCH of playerId (a new player copy)",
+                (target, tag) -> w -> {
+                    boolean flip = flips.merge(tag + "-sel-" + w, true, (a, b) -> !a);
+                    return sendMetered(HttpRequest.newBuilder(URI.create(target.base() + "/squads/" + tag + "-squad-" + w + "/selections/1"))
+                            .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"playerId\":\"" + players.get(flip ? 2 : 1) + "\"}"))
+                            .header("Content-Type", "application/merge-patch+json").build(), 200);
+                });
+        compareBuilds("POST /matches", "match create, 2 × 15 players (copies of a venue, 2 teams, 2 coaches, 30 players)",
+                (target, tag) -> w -> sendMetered(postTo(target, "/matches", matchJson(tag + "-new-" + counter.incrementAndGet())), 201));
+        compareBuilds("PATCH /matches/{id}", "match PATCH replacing one player (JSON Patch of playerId)",
+                (target, tag) -> w -> {
+                    boolean flip = flips.merge(tag + "-match-" + w, true, (a, b) -> !a);
+                    String player = flip ? "spare-" + w : players.get(SHEET - 1);
+                    String patch = "[{\"op\":\"replace\",\"path\":\"/team1/players/" + (SHEET - 1) + "/playerId\",\"value\":\"" + player + "\"}]";
+                    return sendMetered(HttpRequest.newBuilder(URI.create(target.base() + "/matches/" + tag + "-match-" + w))
+                            .method("PATCH", HttpRequest.BodyPublishers.ofString(patch))
+                            .header("Content-Type", "application/json-patch+json").build(), 200);
+                });
+        compareBuilds("POST /matches (60 + 60 players)", "large match create, 2 × 60 players (several transactions under a lease)",
+                (target, tag) -> w -> sendMetered(postTo(target, "/matches",
+                        largeMatchJson(tag + "-large-" + counter.incrementAndGet(), large)), 201));
+    }
+
+    /** A route's load against one build: {@code tag} prefixes every id it writes. */
+    @FunctionalInterface
+    interface BuildOp {
+        Load.MeteredOp on(AppProcess target, String tag);
+    }
+
+    /**
+     * One route, this build beside the other build: interleaved rounds (every other round in reverse order), then
+     * per concurrency each build's row — ops/s, p50, p99, calls and capacity per request, CPU per request — and
+     * this / other.
+     */
+    void compareBuilds(String route, String title, BuildOp op) throws Exception {
+        var rows = new ArrayList<RunData.Row>();
+        report.append("\n### ").append(title).append(": this build vs the other build\n\n")
+                .append("| concurrency | build | ops/s | p50 ms | p99 ms | DynamoDB calls/op | capacity units/op | app CPU ms/op | errors |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        for (int concurrency : concurrencies) {
+            var otherBuild = new Contender(RunData.OTHER_BUILD, other, op.on(other, "cw-other"));
+            var cairn = new Contender(RunData.CAIRN, app, op.on(app, "cw-this"));
+            var order = new ArrayList<>(List.of(otherBuild, cairn));
+            for (int round = 0; round < ROUNDS; round++) {
+                for (Contender contender : order) {
+                    contender.run(concurrency);
+                }
+                Collections.reverse(order);
+            }
+            for (Contender contender : List.of(cairn, otherBuild)) {
+                Load.Result r = contender.merged();
+                double cpu = contender.cpuPerOp();
+                report.append(String.format(Locale.ROOT, "| %d | %s | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %d |%n", concurrency,
+                        contender == cairn ? "this build" : "other build", r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp(),
+                        r.capacityPerOp(), cpu, r.errors()));
+                rows.add(new RunData.Row(concurrency, contender.name, r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp(),
+                        Double.isNaN(cpu) ? null : cpu, r.errors(), Double.isNaN(r.capacityPerOp()) ? null : r.capacityPerOp()));
+            }
+            Load.Result c = cairn.merged();
+            Load.Result b = otherBuild.merged();
+            report.append(String.format(Locale.ROOT, "| %d | **this / other** | **%.2f** | **%.2f** | %.2f | %.2f | %.2f | %.2f | |%n",
+                    concurrency, c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(),
+                    c.callsPerOp() / b.callsPerOp(), c.capacityPerOp() / b.capacityPerOp(), cairn.cpuPerOp() / otherBuild.cpuPerOp()));
+        }
+        data.comparisons.add(new RunData.Comparison("copywrites", route, title, rows));
+    }
+
+    String selectionJson(int number, String player) {
+        return "{\"selectionNumber\":" + number + ",\"teamId\":\"aus\",\"playerId\":\"" + player
+                + "\",\"squadRole\":\"batter\",\"isCaptain\":false}";
+    }
+
+    /** A 60 + 60 match: too large for one transaction, so written in groups under a lease on its root. */
+    String largeMatchJson(String id, List<String> large) {
+        var sheets = new String[2];
+        for (int t = 0; t < 2; t++) {
+            var p = new StringBuilder();
+            for (int i = 0; i < LARGE_SHEET; i++) {
+                p.append(i == 0 ? "" : ",").append("{\"playerId\":\"").append(large.get(t * LARGE_SHEET + i))
+                        .append("\",\"battingPosition\":").append(i + 1).append(",\"isCaptain\":").append(i == 0).append('}');
+            }
+            sheets[t] = "{\"teamId\":\"" + (t == 0 ? "aus" : "ind") + "\",\"coachId\":\"" + (t == 0 ? "mcdonald" : "gambhir")
+                    + "\",\"homeTeam\":" + (t == 0) + ",\"players\":[" + p + "]}";
+        }
+        return "{\"id\":\"" + id + "\",\"name\":\"AUS vs IND\",\"venueId\":\"mcg\",\"team1\":" + sheets[0] + ",\"team2\":" + sheets[1] + "}";
+    }
+
+    HttpRequest postTo(AppProcess target, String path, String body) {
+        return HttpRequest.newBuilder(URI.create(target.base() + path)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").build();
     }
 
     /**
@@ -875,11 +1012,11 @@ class CairnBench {
     final class Contender {
         final String name;
         final AppProcess process;
-        final Load.Op op;
+        final Load.MeteredOp op;
         final List<Load.Result> runs = new ArrayList<>();
         double cpuMillis;
 
-        Contender(String name, AppProcess process, Load.Op op) {
+        Contender(String name, AppProcess process, Load.MeteredOp op) {
             this.name = name;
             this.process = process;
             this.op = op;
@@ -887,7 +1024,7 @@ class CairnBench {
 
         void run(int concurrency) throws Exception {
             double before = process == null ? 0 : process.cpuMillis();
-            runs.add(Load.run(concurrency, warmup, duration, op));
+            runs.add(Load.metered(concurrency, warmup, duration, op));
             if (process != null) {
                 cpuMillis += measuredShare(process.cpuMillis() - before);
             }
@@ -914,10 +1051,10 @@ class CairnBench {
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (int concurrency : concurrencies) {
-            var rawSdk = new Contender(RunData.RAW_SDK, null, rawOp);
-            var handWritten = handOp == null ? null : new Contender(RunData.HAND_WRITTEN, hand, handOp);
-            var otherBuild = otherOp == null ? null : new Contender(RunData.OTHER_BUILD, other, otherOp);
-            var cairn = new Contender(RunData.CAIRN, app, cairnOp);
+            var rawSdk = new Contender(RunData.RAW_SDK, null, counted(rawOp));
+            var handWritten = handOp == null ? null : new Contender(RunData.HAND_WRITTEN, hand, counted(handOp));
+            var otherBuild = otherOp == null ? null : new Contender(RunData.OTHER_BUILD, other, counted(otherOp));
+            var cairn = new Contender(RunData.CAIRN, app, counted(cairnOp));
             var order = new ArrayList<Contender>();
             for (Contender contender : Arrays.asList(rawSdk, handWritten, otherBuild, cairn)) {
                 if (contender != null) {
@@ -943,7 +1080,7 @@ class CairnBench {
                 Load.Result r = contender.merged();
                 double cpu = contender.cpuPerOp();
                 rows.add(new RunData.Row(concurrency, contender.name, r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp(),
-                        Double.isNaN(cpu) ? null : cpu, r.errors()));
+                        Double.isNaN(cpu) ? null : cpu, r.errors(), Double.isNaN(r.capacityPerOp()) ? null : r.capacityPerOp()));
             }
         }
         data.comparisons.add(new RunData.Comparison(scenario, route, title, rows));
@@ -979,7 +1116,8 @@ class CairnBench {
         double p50 = runs.stream().mapToDouble(Load.Result::p50Ms).sorted().toArray()[runs.size() / 2];
         double p99 = runs.stream().mapToDouble(Load.Result::p99Ms).max().orElse(0);
         double calls = runs.stream().mapToDouble(r -> r.callsPerOp() * r.ops()).sum() / Math.max(1, ops);
-        return new Load.Result(ops, seconds, p50, p99, calls, runs.stream().mapToLong(Load.Result::errors).sum());
+        double capacity = runs.stream().mapToDouble(r -> r.capacityPerOp() * r.ops()).sum() / Math.max(1, ops);
+        return new Load.Result(ops, seconds, p50, p99, calls, runs.stream().mapToLong(Load.Result::errors).sum(), capacity);
     }
 
     void header(double idleRss) {
@@ -1074,12 +1212,23 @@ class CairnBench {
     }
 
     int send(HttpRequest request, int expected) throws Exception {
+        return sendMetered(request, expected).calls();
+    }
+
+    /** Sends a request and reads what it cost DynamoDB from the answer: X-DynamoDB-Calls and X-DynamoDB-Capacity. */
+    Load.Cost sendMetered(HttpRequest request, int expected) throws Exception {
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != expected) {
             throw new IllegalStateException(request.method() + " " + request.uri() + " answered " + response.statusCode()
                     + ": " + response.body());
         }
-        return response.headers().firstValue("X-DynamoDB-Calls").map(Integer::parseInt).orElse(0);
+        return new Load.Cost(response.headers().firstValue("X-DynamoDB-Calls").map(Integer::parseInt).orElse(0),
+                response.headers().firstValue("X-DynamoDB-Capacity").map(Double::parseDouble).orElse(Double.NaN));
+    }
+
+    /** An operation that counts calls only, as one that reports no capacity. */
+    static Load.MeteredOp counted(Load.Op op) {
+        return op == null ? null : w -> new Load.Cost(op.run(w), Double.NaN);
     }
 
     int queryAll(QueryRequest request) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
 
 /** A closed loop: N workers each issue one operation after the other, for a warm-up then a measured window. */
 final class Load {
@@ -17,16 +18,37 @@ final class Load {
         int run(int worker) throws Exception;
     }
 
-    record Result(long ops, double seconds, double p50Ms, double p99Ms, double callsPerOp, long errors) {
+    /** What one operation cost DynamoDB: its calls and its consumed capacity units (NaN: not reported). */
+    record Cost(int calls, double capacity) {
+    }
+
+    /** One operation that also reports the capacity it consumed (an HTTP answer's X-DynamoDB-Capacity). */
+    @FunctionalInterface
+    interface MeteredOp {
+        Cost run(int worker) throws Exception;
+    }
+
+    /** @param capacityPerOp consumed capacity units per operation; NaN when the operation does not report it */
+    record Result(long ops, double seconds, double p50Ms, double p99Ms, double callsPerOp, long errors, double capacityPerOp) {
+
+        Result(long ops, double seconds, double p50Ms, double p99Ms, double callsPerOp, long errors) {
+            this(ops, seconds, p50Ms, p99Ms, callsPerOp, errors, Double.NaN);
+        }
+
         double opsPerSecond() {
             return ops / seconds;
         }
     }
 
     static Result run(int concurrency, Duration warmup, Duration duration, Op op) throws InterruptedException {
+        return metered(concurrency, warmup, duration, w -> new Cost(op.run(w), Double.NaN));
+    }
+
+    static Result metered(int concurrency, Duration warmup, Duration duration, MeteredOp op) throws InterruptedException {
         var measuring = new AtomicBoolean(false);
         var stop = new AtomicBoolean(false);
         var calls = new AtomicLong();
+        var capacity = new DoubleAdder();
         var errors = new AtomicLong();
         List<List<Long>> latencies = new ArrayList<>();
         var threads = new ArrayList<Thread>();
@@ -40,10 +62,11 @@ final class Load {
                     while (!stop.get()) {
                         long start = System.nanoTime();
                         try {
-                            int c = op.run(worker);
+                            Cost c = op.run(worker);
                             if (measuring.get()) {
                                 mine.add(System.nanoTime() - start);
-                                calls.addAndGet(c);
+                                calls.addAndGet(c.calls());
+                                capacity.add(c.capacity());
                             }
                         } catch (Exception e) {
                             if (measuring.get()) {
@@ -71,7 +94,7 @@ final class Load {
         Collections.sort(all);
         long ops = all.size();
         return new Result(ops, seconds, percentile(all, 0.50), percentile(all, 0.99),
-                ops == 0 ? 0 : calls.get() / (double) ops, errors.get());
+                ops == 0 ? 0 : calls.get() / (double) ops, errors.get(), ops == 0 ? Double.NaN : capacity.sum() / ops);
     }
 
     /** Runs a fixed number of operations at a concurrency and returns the wall time in seconds (for cascades). */

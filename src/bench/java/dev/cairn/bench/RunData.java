@@ -25,11 +25,13 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
     /**
      * One contender at one concurrency, merged over its rounds.
      *
-     * @param cpuMsPerOp the process' user + system CPU per request; null for the raw SDK, which runs inside the
-     *                   load generator and has no process of its own
+     * @param cpuMsPerOp    the process' user + system CPU per request; null for the raw SDK, which runs inside the
+     *                      load generator and has no process of its own
+     * @param capacityPerOp consumed capacity units per request as the app answers them (X-DynamoDB-Capacity); null
+     *                      where not measured (the raw SDK, runs before it was recorded)
      */
     record Row(int concurrency, String impl, double opsPerSecond, double p50Ms, double p99Ms, double callsPerOp,
-               Double cpuMsPerOp, long errors) {
+               Double cpuMsPerOp, long errors, Double capacityPerOp) {
     }
 
     /** A scenario where Cairn ran in the same interleaved rounds as its baselines. */
@@ -48,10 +50,26 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
             return IMPLS.stream().filter(i -> rows.stream().anyMatch(r -> r.impl().equals(i))).toList();
         }
 
+        /**
+         * A route measured only as this build beside the other build (no raw SDK, no hand-written service): a
+         * change's cost, shown in the report's own table of the two builds.
+         */
+        boolean buildsOnly() {
+            return impls().equals(List.of(CAIRN, OTHER_BUILD));
+        }
+
         /** A GET route measured against the hand-written service too: the ones the charts draw. */
         boolean againstHandWritten() {
             return impls().contains(HAND_WRITTEN);
         }
+    }
+
+    /**
+     * Whether the run measured Cairn against its baselines (the raw SDK, the hand-written service; startup, the
+     * in-process scenarios), not only two builds side by side: what the performance page's latest run shows.
+     */
+    boolean againstBaselines() {
+        return comparisons.stream().anyMatch(c -> !c.buildsOnly()) || !startup.isEmpty() || !headlines.isEmpty();
     }
 
     /**

@@ -28,7 +28,7 @@ record RefKind<T>(String singular, RefSpec<T> ref, Class<T> type, CascadeSpec ca
     private static <T> RefKind<T> of(String singular, RefSpec<T> ref, Class<T> type) {
         // Every copy of the entity is found with ONE Query of its ref partition.
         var cascade = new CascadeSpec(ref.entity(), ref.keyOf(),
-                id -> List.of(QuerySpec.on(ref.index(), ref.refPartition(id)).build()), PLANNER);
+                id -> List.of(QuerySpec.on(ref.index(), ref.refPartition(id)).build()), PLANNER, ref.spec()::fieldsOf);
         return new RefKind<>(singular, ref, type, cascade);
     }
 

@@ -42,6 +42,33 @@ public final class ApiSchemas {
             @Schema(format = "date-time") String finishedAt) {
     }
 
+    @Schema(name = "ReconcileJob", description = "The durable job that rewrites every copy older than its source's current version")
+    public record ReconcileJob(
+            @Schema(required = true) String id,
+            @Schema(required = true, enumeration = {"reconcile"}) String kind,
+            @Schema(required = true, enumeration = {"source", "entity", "all"}, description = "One source, one entity type, or every copy") String scope,
+            @Schema(description = "The source entity type (scopes source and entity)") String entity,
+            @Schema(description = "The source's id (scope source)") String sourceId,
+            @Schema(required = true, description = "Copies checked per second at most") int rate,
+            @Schema(required = true, enumeration = {"pending", "running", "done", "failed"}) String state,
+            @Schema(required = true, description = "Pages read (Scan pages, or pages of the source's copy queries)") int pages,
+            @Schema(required = true, description = "Copies compared with their source's current version") int checked,
+            @Schema(required = true, description = "Copies found older than their source and rewritten") int repaired,
+            @Schema(required = true, description = "Copies at their source's version already (or brought there meanwhile)") int current,
+            @Schema(required = true, description = "Copies whose source no longer exists: counted, not written") int orphaned,
+            @Schema(required = true, description = "Copies that could not be written (kept failing for cairn.jobs.retry-for)") int failed,
+            @Schema(required = true, description = "The first failed copies' keys and reasons") List<Map<String, String>> failedKeys,
+            @Schema(format = "date-time") String createdAt,
+            @Schema(format = "date-time") String updatedAt,
+            @Schema(format = "date-time") String finishedAt,
+            @Schema(description = "The replica that holds the job's lease (or 'scheduled')") String owner,
+            @Schema(description = "Until when the lease holds") String leaseUntil) {
+    }
+
+    @Schema(name = "ReconcileJobPage", description = "One page of reconcile jobs, and the cursor of the next page")
+    public record ReconcileJobPage(@Schema(required = true) List<ReconcileJob> items, @Schema(required = true) String next) {
+    }
+
     @Schema(name = "CascadeJob", description = "A cascade run as a durable job: its state and progress")
     public record CascadeJob(
             @Schema(required = true) String id,

@@ -113,6 +113,27 @@ public interface CairnConfig {
         boolean workerEnabled();
     }
 
+    Reconcile reconcile();
+
+    /** The reconcile job: every copy older than its source's current version rewritten, paced. */
+    interface Reconcile {
+        /**
+         * Copies a reconcile checks per second at most (a job started with its own {@code rate} uses that): a
+         * Scan page of 100 small items costs about 13 read units, so 200/s stays near 25 RCU/s of reads plus the
+         * writes of the copies that are stale, a small share of an on-demand table's traffic.
+         */
+        @WithDefault("200")
+        int rate();
+
+        /** Items one page reads (a Scan page, or a page of a source's copy queries); a checkpoint after each page. */
+        @WithDefault("100")
+        @WithName("page-size")
+        int pageSize();
+
+        /** Schedule a reconcile of everything this often (one job per period across replicas); off when unset. */
+        Optional<Duration> every();
+    }
+
     Retries retries();
 
     /** How passing faults (DynamoDB unreachable, throttling, colliding transactions) and busy aggregates are waited out. */

@@ -5,6 +5,7 @@ import dev.cairn.core.cascade.CascadeSpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -30,7 +31,12 @@ public class Catalog {
         return cascades.get(entity);
     }
 
-    public Aggregate aggregate(String name) {
+    /** Every declared cascade, by source entity type. */
+    public Collection<CascadeSpec> cascades() {
+        return cascades.values();
+    }
+
+        public Aggregate aggregate(String name) {
         return aggregates.get(name);
     }
 }

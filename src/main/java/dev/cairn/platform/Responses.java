@@ -27,7 +27,7 @@ public final class Responses {
 
     /**
      * A change with a cascade: 200 with the ETag; or, while its cascade job goes on, 202 with the ETag and
-     * {@code Location: /cascades/{job}} (see {@link CascadeJobResource}).
+     * {@code Location: /cascades/{job}} (see {@link dev.cairn.jobs.CascadeJobResource}).
      */
     public static <V> RestResponse<V> cascaded(Stored<?> stored, V body, String runningJob) {
         if (runningJob == null) {

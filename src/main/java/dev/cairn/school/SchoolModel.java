@@ -55,13 +55,15 @@ public final class SchoolModel {
             .build();
 
     /** Enrollment edges copy the course's title and the student's name (display fields, kept in sync). */
-    static final CascadePlanner COURSE_TITLE_COPIES = new CascadePlanner(Map.of("courseTitle", CopyRule.field("title")), List.of());
-    static final CascadePlanner STUDENT_NAME_COPIES = new CascadePlanner(Map.of("studentName", CopyRule.field("name")), List.of());
+    static final CascadePlanner COURSE_TITLE_COPIES = new CascadePlanner(
+            Map.of("courseTitle", CopyRule.field("title", "courseId")), List.of());
+    static final CascadePlanner STUDENT_NAME_COPIES = new CascadePlanner(
+            Map.of("studentName", CopyRule.field("name", "studentId")), List.of());
     /** A course's edges through gsi1 (its roster); a student's in its own partition. */
     static final CascadeSpec COURSE_CASCADE = new CascadeSpec(COURSE.type(), SchoolModel::courseKey,
-            cid -> List.of(rosterOf(cid, 100)), COURSE_TITLE_COPIES);
+            cid -> List.of(rosterOf(cid, 100)), COURSE_TITLE_COPIES, COURSE::fieldsOf);
     static final CascadeSpec STUDENT_CASCADE = new CascadeSpec(STUDENT.type(), SchoolModel::studentKey,
-            sid -> List.of(coursesOf(sid, 100)), STUDENT_NAME_COPIES);
+            sid -> List.of(coursesOf(sid, 100)), STUDENT_NAME_COPIES, STUDENT::fieldsOf);
 
     private SchoolModel() {
     }

@@ -11,7 +11,7 @@ import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.CairnConfig;
-import dev.cairn.platform.CascadeJobs;
+import dev.cairn.jobs.CascadeJobs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.limits.CallerLimits;

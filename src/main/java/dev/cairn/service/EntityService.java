@@ -106,15 +106,15 @@ public class EntityService {
     }
 
     private <T> Uni<T> again(Uni<T> cycle, boolean afterVersionConflict, int attempt) {
-        return cycle.onFailure(e -> attempt < config.retries().patchAttempts()
-                        && (collided(e) || afterVersionConflict && CairnException.is(e, CairnError.VersionConflict.class)))
-                .recoverWithUni(e -> {
+        return cycle.onFailure().invoke(e -> {
                     if (e instanceof CairnException ce && ce.error() instanceof CairnError.RefChanged changed) {
                         metrics.copyGuardCaught(changed.refEntity());
                     }
-                    return (collided(e) ? store.pause(jittered(store.settings().retries().pauseAfter(attempt)))
-                            : Uni.createFrom().voidItem()).chain(() -> again(cycle, afterVersionConflict, attempt + 1));
-                });
+                })
+                .onFailure(e -> attempt < config.retries().patchAttempts()
+                        && (collided(e) || afterVersionConflict && CairnException.is(e, CairnError.VersionConflict.class)))
+                .recoverWithUni(e -> (collided(e) ? store.pause(jittered(store.settings().retries().pauseAfter(attempt)))
+                        : Uni.createFrom().voidItem()).chain(() -> again(cycle, afterVersionConflict, attempt + 1)));
     }
 
     /** Between half and all of {@code pause}: two writers that collided do not meet again at the same instant. */

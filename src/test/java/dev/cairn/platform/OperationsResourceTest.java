@@ -3,6 +3,7 @@ package dev.cairn.platform;
 import dev.cairn.cricket.MatchResource;
 import dev.cairn.cricket.ReferenceResource;
 import dev.cairn.cricket.SquadResource;
+import dev.cairn.jobs.CascadeJobResource;
 import dev.cairn.school.SchoolResource;
 import dev.cairn.social.SocialResource;
 import dev.cairn.workspace.ProjectResource;

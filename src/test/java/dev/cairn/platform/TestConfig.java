@@ -44,6 +44,13 @@ final class TestConfig {
                     public Duration settle() { return Duration.ofSeconds(5); }
                 };
             }
+            public Reconcile reconcile() {
+                return new Reconcile() {
+                    public int rate() { return 200; }
+                    public int pageSize() { return 100; }
+                    public Optional<Duration> every() { return Optional.empty(); }
+                };
+            }
             public Auth auth() { return () -> false; }
             public Console console() { return () -> true; }
             public Workspace workspace() { return () -> 4; }

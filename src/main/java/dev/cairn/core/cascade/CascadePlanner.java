@@ -14,9 +14,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Plans the writes that bring copies of a source entity up to date. Each copy write is conditioned so that it
@@ -46,6 +48,17 @@ public final class CascadePlanner {
     /** The copy update of one item, or empty when every copy it holds is already at the source's version. */
     public Optional<WriteAction> copyUpdate(Map<String, AttributeValue> item, CascadeSource source, Instant now) {
         return copyWrite(item, source, now, aggregateFor(item.get(TableSpec.PK).s()) == null).map(CopyWrite::action);
+    }
+
+    /**
+     * The ids of the sources of {@code entity} an item holds copies of (usually one); a copy whose item does not
+     * name its source maps to null.
+     */
+    public Set<String> sourcesOf(Map<String, AttributeValue> item, String entity) {
+        var ids = new LinkedHashSet<String>();
+        CopyVersions.copiesOf(item, entity).keySet().forEach(attribute ->
+                ids.add(rules.getOrDefault(attribute, CopyRule.whole()).sourceId(item, attribute)));
+        return ids;
     }
 
     /** An item's copy update and the copy attributes it rewrites. */

@@ -16,6 +16,16 @@ public interface CopyRule {
                 || sourceId.equals(current.m().get("id").s());
     }
 
+    /**
+     * The id of the source the copy in {@code attribute} was taken from, or null when the item does not say: a
+     * whole copy names it; a display field's item names it in another attribute ({@link #field(String, String)}).
+     */
+    default String sourceId(Map<String, AttributeValue> item, String attribute) {
+        AttributeValue copy = item.get(attribute);
+        AttributeValue id = copy == null || copy.m() == null ? null : copy.m().get("id");
+        return id == null ? null : id.s();
+    }
+
     static CopyRule whole() {
         return AttributeValue::fromM;
     }
@@ -29,6 +39,25 @@ public interface CopyRule {
 
             public boolean copies(AttributeValue current, String sourceId) {
                 return true;
+            }
+        };
+    }
+
+    /** A display field whose item names its source's id in {@code idAttribute} (an edge's {@code courseId}). */
+    static CopyRule field(String sourceField, String idAttribute) {
+        CopyRule display = field(sourceField);
+        return new CopyRule() {
+            public AttributeValue render(Map<String, AttributeValue> sourceFields) {
+                return display.render(sourceFields);
+            }
+
+            public boolean copies(AttributeValue current, String sourceId) {
+                return true;
+            }
+
+            public String sourceId(Map<String, AttributeValue> item, String attribute) {
+                AttributeValue id = item.get(idAttribute);
+                return id == null ? null : id.s();
             }
         };
     }

@@ -112,7 +112,12 @@ public final class EntitySpec<T> {
         }
     }
 
-    /** The version attribute of a stored item, or 0 when it has none. */
+    /** The domain fields of a stored item, as its codec writes them (what an embedded copy of it holds). */
+    public Map<String, AttributeValue> fieldsOf(Map<String, AttributeValue> item) {
+        return codec.encode(fromItem(item).value());
+    }
+
+        /** The version attribute of a stored item, or 0 when it has none. */
     public static long versionOf(Map<String, AttributeValue> item) {
         AttributeValue v = item == null ? null : item.get(TableSpec.VERSION);
         return v == null || v.n() == null ? 0 : Long.parseLong(v.n());

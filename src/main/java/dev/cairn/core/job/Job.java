@@ -12,9 +12,9 @@ import java.util.Map;
 /**
  * A durable multi-step write recorded in the table: what to do ({@code kind} and its {@code target}), how far it
  * got ({@link Progress}, the checkpoint a resumed run starts from), its state, and the lease of the replica
- * working on it. Kinds: {@value #CASCADE} (bring every copy of a source entity up to date) and
- * {@value #AGGREGATE_WRITE} (the intent of a multi-transaction aggregate write, finished or undone by whoever
- * finds it after its writer died).
+ * working on it. Kinds: {@value #CASCADE} (bring every copy of a source entity up to date), {@value #LIST_BACKFILL},
+ * {@value #RECONCILE} and {@value #AGGREGATE_WRITE} (the intent of a multi-transaction aggregate write, finished
+ * or undone by whoever finds it after its writer died).
  */
 public record Job(String id, String kind, State state, Map<String, AttributeValue> target, Progress progress,
                   Lease lease, Instant createdAt, Instant updatedAt, Instant finishedAt, Instant settledAt,
@@ -24,6 +24,8 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
     public static final String AGGREGATE_WRITE = "aggregate-write";
     /** List the roots of an aggregate stored before its lists existed (a Scan, page by page, checkpointed). */
     public static final String LIST_BACKFILL = "list-backfill";
+    /** Rewrite every copy older than its source's current version (one source, one entity type or all; paged, paced). */
+    public static final String RECONCILE = "reconcile";
     /** Failed copy keys kept on the job record; the count goes on past it. */
     public static final int MAX_FAILED_KEYS = 50;
 
@@ -75,15 +77,26 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
      * (already current or gone) and failed, with the keys and reasons of the first failures.
      */
     public record Progress(int step, Map<String, AttributeValue> position, int pages, int matched, int updated,
-                           int skipped, int failed, List<Map<String, String>> failedKeys) {
+                           int skipped, int failed, List<Map<String, String>> failedKeys, int orphaned) {
 
         public Progress {
             position = position == null ? null : Map.copyOf(position);
             failedKeys = List.copyOf(failedKeys);
         }
 
+        /** The progress of a job that meets no orphaned copies (every kind but a reconcile). */
+        public Progress(int step, Map<String, AttributeValue> position, int pages, int matched, int updated,
+                        int skipped, int failed, List<Map<String, String>> failedKeys) {
+            this(step, position, pages, matched, updated, skipped, failed, failedKeys, 0);
+        }
+
         public static Progress start() {
-            return new Progress(0, null, 0, 0, 0, 0, 0, List.of());
+            return new Progress(0, null, 0, 0, 0, 0, 0, List.of(), 0);
+        }
+
+        /** The same progress with {@code more} copies found whose source no longer exists (a reconcile's count). */
+        public Progress orphans(int more) {
+            return new Progress(step, position, pages, matched, updated, skipped, failed, failedKeys, orphaned + more);
         }
 
         /** After one more page: the next position (null = the next step begins) and the page's counts. */
@@ -92,7 +105,7 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
             var keys = new ArrayList<>(failedKeys);
             failures.stream().limit(Math.max(0, MAX_FAILED_KEYS - keys.size())).forEach(keys::add);
             return new Progress(nextStep, nextPosition, pages + 1, this.matched + matched, this.updated + updated,
-                    this.skipped + skipped, failed + failures.size(), keys);
+                    this.skipped + skipped, failed + failures.size(), keys, orphaned);
         }
     }
 

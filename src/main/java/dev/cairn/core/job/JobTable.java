@@ -210,6 +210,7 @@ public final class JobTable {
         out.put("updated", number(p.updated()));
         out.put("skipped", number(p.skipped()));
         out.put("failed", number(p.failed()));
+        out.put("orphaned", number(p.orphaned()));
         out.put("failedKeys", AttributeValue.fromL(p.failedKeys().stream().map(k -> {
             var m = new LinkedHashMap<String, AttributeValue>();
             k.forEach((name, value) -> m.put(name, AttributeValue.fromS(value)));
@@ -254,7 +255,7 @@ public final class JobTable {
         }).toList() : List.<Map<String, String>>of();
         var progress = new Progress(integer(item, "step"), position == null || position.m() == null || !position.hasM()
                 ? null : position.m(), integer(item, "pages"), integer(item, "matched"), integer(item, "updated"),
-                integer(item, "skipped"), integer(item, "failed"), failedKeys);
+                integer(item, "skipped"), integer(item, "failed"), failedKeys, integer(item, "orphaned"));
         return new Job(item.get("id").s(), item.get("kind").s(), State.parse(item.get("state").s()),
                 item.get("target").m(), progress, Lease.of(item), instant(item, TableSpec.CREATED_AT),
                 instant(item, TableSpec.UPDATED_AT), instant(item, "finishedAt"), instant(item, SETTLED_AT),

@@ -265,4 +265,17 @@ class AuthResourceTest {
         as("Bearer " + token).contentType(ContentType.JSON).body(workspaceJson(unique("ws"))).post("/workspaces")
                 .then().statusCode(403);
     }
+
+    @Test
+    void onlyAnAdminStartsOrReadsAReconcile() {
+        String writer = TestTokens.bearer("wendy", List.of("*"), "cairn-writer");
+        String body = "{\"entity\":\"player\",\"id\":\"" + unique("nobody") + "\"}";
+        as(writer).contentType(ContentType.JSON).body(body).post("/maintenance/reconcile").then().statusCode(403)
+                .contentType(PROBLEM).body("requiredRole", equalTo("cairn-admin"));
+        as(writer).get("/maintenance/reconcile").then().statusCode(403).contentType(PROBLEM);
+        String job = as(TestTokens.admin()).contentType(ContentType.JSON).body(body).post("/maintenance/reconcile")
+                .then().statusCode(202).body("scope", equalTo("source")).extract().path("id");
+        as(writer).get("/maintenance/jobs/{id}", job).then().statusCode(403).contentType(PROBLEM);
+        as(TestTokens.admin()).get("/maintenance/jobs/{id}", job).then().statusCode(200).body("kind", equalTo("reconcile"));
+    }
 }

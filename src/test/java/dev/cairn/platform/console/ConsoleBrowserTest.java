@@ -233,4 +233,25 @@ class ConsoleBrowserTest {
         screenshot("jobs");
         assertThat(policyViolations()).as("the console works within its Content-Security-Policy").isEmpty();
     }
+
+    @Test
+    void aFinishedReconcileJobIsListedWithItsCounts() throws Exception {
+        String player = "reconcile-player-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        given().contentType("application/json").body("{\"id\":\"" + player + "\",\"firstName\":\"A\",\"lastName\":\"B\",\"role\":\"batter\"}")
+                .post("/players").then().statusCode(201);
+        String job = given().contentType("application/json").body("{\"entity\":\"player\",\"id\":\"" + player + "\"}")
+                .post("/maintenance/reconcile").then().statusCode(202).extract().path("id");
+        dev.cairn.Eventually.within(java.time.Duration.ofSeconds(30), () -> given().get("/maintenance/jobs/{id}", job)
+                .then().statusCode(200).body("state", org.hamcrest.Matchers.equalTo("done")));
+
+        browser.get(console.toString());
+        browser.findElement(By.id("tab-jobs")).click();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("jobs-kind"))).selectByVisibleText("Reconcile jobs");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("jobs-state"))).selectByVisibleText("done");
+        browser.findElement(By.id("jobs-run")).click();
+        WebElement row = waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr.job[data-id='" + job + "']")));
+        assertThat(row.getText()).contains("reconcile: Player " + player).contains("done")
+                .contains("0 repaired · 0 current · 0 orphaned · 0 failed of 0 checked");
+        assertThat(policyViolations()).as("the console works within its Content-Security-Policy").isEmpty();
+    }
 }

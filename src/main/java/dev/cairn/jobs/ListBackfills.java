@@ -1,4 +1,4 @@
-package dev.cairn.platform;
+package dev.cairn.jobs;
 
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.job.Job.Progress;
@@ -6,6 +6,8 @@ import dev.cairn.core.job.Job.State;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.lease.Lease;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Catalog;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;

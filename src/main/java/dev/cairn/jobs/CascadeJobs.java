@@ -1,4 +1,4 @@
-package dev.cairn.platform;
+package dev.cairn.jobs;
 
 import dev.cairn.core.cascade.CascadeSource;
 import dev.cairn.core.cascade.CascadeSpec;
@@ -11,6 +11,8 @@ import dev.cairn.core.lease.Lease;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Catalog;
 import dev.cairn.store.CascadeStore;
 import dev.cairn.store.EntityStore.RawPage;
 import dev.cairn.store.EntityStore;

@@ -1,8 +1,10 @@
-package dev.cairn.platform;
+package dev.cairn.jobs;
 
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Catalog;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.JobStore;
 import io.micrometer.core.instrument.Gauge;
@@ -28,8 +30,9 @@ import java.util.stream.IntStream;
 /**
  * Every replica's worker: at a bounded interval it asks each shard of the runnable-job index for the jobs whose
  * lease has expired (1 Query per shard, never a Scan), claims them one by one with a conditional write (so only
- * one replica gets each), and runs them: a cascade resumes from its checkpoint, an aggregate write left behind by
- * a dead writer is undone. Nothing blocks: it runs on a Vert.x timer, through the same Mutiny pipelines as requests.
+ * one replica gets each), and runs them: a cascade, a backfill or a reconcile resumes from its checkpoint (a scheduled
+ * one starts), an aggregate write left behind by a dead writer is undone. Nothing blocks: it runs on a Vert.x
+ * timer, through the same Mutiny pipelines as requests.
  */
 @ApplicationScoped
 public class JobWorker {
@@ -40,6 +43,7 @@ public class JobWorker {
     private final JobStore jobs;
     private final CascadeJobs cascades;
     private final ListBackfills backfills;
+    private final Reconciles reconciles;
     private final AggregateStore aggregates;
     private final Catalog catalog;
     private final CairnConfig config;
@@ -49,11 +53,12 @@ public class JobWorker {
     private final AtomicLong oldestRunnableMillis = new AtomicLong();
     private volatile long timer = -1;
 
-    public JobWorker(JobStore jobs, CascadeJobs cascades, ListBackfills backfills, AggregateStore aggregates, Catalog catalog,
-                     CairnConfig config, Vertx vertx, MeterRegistry registry) {
+    public JobWorker(JobStore jobs, CascadeJobs cascades, ListBackfills backfills, Reconciles reconciles,
+                     AggregateStore aggregates, Catalog catalog, CairnConfig config, Vertx vertx, MeterRegistry registry) {
         this.jobs = jobs;
         this.cascades = cascades;
         this.backfills = backfills;
+        this.reconciles = reconciles;
         this.aggregates = aggregates;
         this.catalog = catalog;
         this.config = config;
@@ -119,6 +124,7 @@ public class JobWorker {
         return switch (job.kind()) {
             case Job.CASCADE -> cascades.resume(job).replaceWithVoid();
             case Job.LIST_BACKFILL -> backfills.resume(job).replaceWithVoid();
+            case Job.RECONCILE -> reconciles.resume(job).replaceWithVoid();
             case Job.AGGREGATE_WRITE -> {
                 var target = AggregateStore.intentTarget(job);
                 Aggregate aggregate = catalog.aggregate(target.getKey());

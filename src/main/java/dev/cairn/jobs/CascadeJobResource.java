@@ -1,10 +1,13 @@
-package dev.cairn.platform;
+package dev.cairn.jobs;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.cascade.CascadeSource;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.ApiSchemas;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.auth.AdminOnly;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.store.JobStore;

@@ -1,0 +1,162 @@
+package dev.cairn.jobs;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.job.Job;
+import dev.cairn.core.query.Page;
+import dev.cairn.platform.ApiSchemas;
+import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Catalog;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.OpenApiDocs;
+import dev.cairn.platform.auth.AdminOnly;
+import dev.cairn.store.JobStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import java.net.URI;
+import java.util.Map;
+
+/** Maintenance as durable jobs (cairn-admin): the backfill of an aggregate's lists, the reconcile of copies. */
+@Tag(name = "Maintenance", description = "One-off data maintenance, run as durable jobs")
+@Path("/maintenance")
+@Produces(MediaType.APPLICATION_JSON)
+public class MaintenanceResource {
+
+    private final ListBackfills backfills;
+    private final Reconciles reconciles;
+    private final Catalog catalog;
+    private final JobStore jobs;
+    private final CairnConfig config;
+
+    public MaintenanceResource(ListBackfills backfills, Reconciles reconciles, Catalog catalog, JobStore jobs,
+                               CairnConfig config) {
+        this.backfills = backfills;
+        this.reconciles = reconciles;
+        this.catalog = catalog;
+        this.jobs = jobs;
+        this.config = config;
+    }
+
+    /**
+     * Starts the job that lists the roots of an aggregate stored before its lists existed (e.g. {@code Match}):
+     * 1 PutItem of the job, then detached, per Scan page of 500 items one UpdateItem per root to list and a
+     * checkpoint. Safe to start again at any time: roots listed already are left alone.
+     */
+    @POST
+    @AdminOnly
+    @Path("aggregates/{aggregate}/list-backfills")
+    @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
+    @APIResponse(responseCode = "202", description = "The job is recorded and running: follow it at Location",
+            headers = @Header(name = "Location", description = "The job: GET /maintenance/jobs/{id}", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(schema = @Schema(implementation = ApiSchemas.ListBackfillJob.class)))
+    @Operation(operationId = "startListBackfill", summary = "Backfill an aggregate's lists (keys and summaries of roots stored before lists existed), as a durable job")
+    public Uni<RestResponse<Map<String, Object>>> startListBackfill(@RestPath String aggregate) {
+        Aggregate listed = catalog.aggregate(Http.id("aggregate", aggregate));
+        if (listed == null || listed.listings().isEmpty()) {
+            throw new CairnException(new CairnError.NotFound("no aggregate " + aggregate + " with lists"));
+        }
+        return backfills.start(listed).map(job -> RestResponse.ResponseBuilder.<Map<String, Object>>accepted(ListBackfills.view(job))
+                .location(URI.create("/maintenance/jobs/" + job.id())).build());
+    }
+
+    /**
+     * Starts the job that rewrites every copy older than its source's current version: 1 PutItem of the job, then
+     * detached, paced to {@code rate} copies checked per second. One source reads its copy queries; an entity type
+     * or everything Scans the table (every item read, copies or not) and per page reads the distinct sources with
+     * ONE strongly consistent BatchGetItem. Only stale copies are written. Safe to start again at any time.
+     */
+    @POST
+    @AdminOnly
+    @Path("reconcile")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
+    @APIResponse(responseCode = "202", description = "The job is recorded and running: follow it at Location",
+            headers = @Header(name = "Location", description = "The job: GET /maintenance/jobs/{id}", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(schema = @Schema(implementation = ApiSchemas.ReconcileJob.class)))
+    @Operation(operationId = "startReconcile", summary = "Reconcile copies with their sources (one source, one entity type or everything), as a durable, paced job")
+    public Uni<RestResponse<Map<String, Object>>> startReconcile(@Valid @NotNull ReconcileRequest body) {
+        return reconciles.start(scope(body)).map(job -> RestResponse.ResponseBuilder.<Map<String, Object>>accepted(Reconciles.view(job))
+                .location(URI.create("/maintenance/jobs/" + job.id())).build());
+    }
+
+    private ReconcileScope scope(ReconcileRequest body) {
+        int rate = body.rate() == null ? config.reconcile().rate() : body.rate();
+        if (body.entity() == null) {
+            if (body.id() != null) {
+                throw Http.invalid("id", "names a source of an entity type: give entity too");
+            }
+            return ReconcileScope.everything(rate);
+        }
+        CascadeSpec spec = reconciles.cascade(body.entity());
+        if (spec == null) {
+            throw Http.invalid("entity", "no entity type with copies is called " + body.entity() + "; one of "
+                    + catalog.cascades().stream().map(CascadeSpec::entity).toList());
+        }
+        return ReconcileScope.of(spec.entity(), body.id(), rate);
+    }
+
+    /** {@code state}: pending, running, done or failed (default running); finished ones newest first. */
+    @GET
+    @AdminOnly
+    @Path("reconcile")
+    @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.ReconcileJobPage.class)))
+    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"pending", "running", "done", "failed"}, defaultValue = "running"))
+    @Operation(operationId = "listReconcileJobs", summary = "Reconcile jobs in a state (1 Query per shard of the job index)")
+    public Uni<Page<Map<String, Object>>> reconcileJobs(@RestQuery String state, @RestQuery String limit, @RestQuery String cursor) {
+        return jobs.list(state(state), Http.limit(limit), cursor)
+                .map(page -> new Page<>(page.items().stream().filter(j -> Job.RECONCILE.equals(j.kind()))
+                        .map(Reconciles::view).toList(), page.next()));
+    }
+
+    private static Job.State state(String value) {
+        if (value == null) {
+            return Job.State.RUNNING;
+        }
+        try {
+            return Job.State.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw Http.invalid("state", "must be pending, running, done or failed");
+        }
+    }
+
+    @GET
+    @AdminOnly
+    @Path("jobs/{id}")
+    @APIResponse(responseCode = "200", description = "The job", content = @Content(schema = @Schema(oneOf = {
+            ApiSchemas.ListBackfillJob.class, ApiSchemas.ReconcileJob.class})))
+    @Operation(operationId = "getMaintenanceJob", summary = "Read a maintenance job: its state and counts (1 GetItem)")
+    public Uni<Map<String, Object>> job(@RestPath String id) {
+        return jobs.get(Http.id("id", id)).map(job -> {
+            if (job != null && Job.LIST_BACKFILL.equals(job.kind())) {
+                return ListBackfills.view(job);
+            }
+            if (job != null && Job.RECONCILE.equals(job.kind())) {
+                return Reconciles.view(job);
+            }
+            throw new CairnException(new CairnError.NotFound("maintenance job " + id + " does not exist"));
+        });
+    }
+}
