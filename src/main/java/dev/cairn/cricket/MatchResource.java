@@ -1,6 +1,7 @@
 package dev.cairn.cricket;
 
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
 import io.smallrye.mutiny.Uni;
@@ -18,6 +19,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -84,6 +86,7 @@ public class MatchResource {
     @Consumes({MergePatcher.JSON_PATCH, Http.MERGE_PATCH_JSON})
     @APIResponse(responseCode = "200", description = "The match as changed", content = @Content(schema = @Schema(implementation = MatchSchemas.Match.class)))
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = MatchInput.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchMatch", summary = "Change a match with a JSON Patch or a merge patch of its input shape (ids)")
     public Uni<RestResponse<Map<String, Object>>> patch(@RestPath String id, @RestHeader("If-Match") String ifMatch,
                                                        @RestHeader("Content-Type") String contentType, String patch) {
@@ -94,6 +97,8 @@ public class MatchResource {
 
     @DELETE
     @Path("matches/{id}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "deleteMatch", summary = "Delete a match and every item of its partition")
     public Uni<RestResponse<Void>> delete(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return matches.delete(Http.id("id", id), Http.ifMatch(ifMatch)).map(done -> RestResponse.noContent());

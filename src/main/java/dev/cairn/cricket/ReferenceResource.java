@@ -1,6 +1,7 @@
 package dev.cairn.cricket;
 
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.ApiSchemas;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
@@ -20,6 +21,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -108,6 +110,7 @@ public class ReferenceResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Team.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchTeam", summary = "Change a team; its copies in matches and squads follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchTeams(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
@@ -118,6 +121,8 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("teams/{id}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "deleteTeam", summary = "Delete a team no item refers to (admin)")
     public Uni<RestResponse<Void>> deleteTeams(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return refs.delete(RefKind.TEAM, Http.id("id", id), Http.ifMatch(ifMatch)).map(done -> Responses.noContent());
@@ -137,6 +142,7 @@ public class ReferenceResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Player.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchPlayer", summary = "Change a player; their copies in matches and squads follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchPlayers(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
@@ -147,6 +153,8 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("players/{id}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "deletePlayer", summary = "Delete a player no item refers to (admin)")
     public Uni<RestResponse<Void>> deletePlayers(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return refs.delete(RefKind.PLAYER, Http.id("id", id), Http.ifMatch(ifMatch)).map(done -> Responses.noContent());
@@ -166,6 +174,7 @@ public class ReferenceResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Coach.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchCoach", summary = "Change a coach; their copies in matches follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchCoaches(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
@@ -176,6 +185,8 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("coaches/{id}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "deleteCoach", summary = "Delete a coach no item refers to (admin)")
     public Uni<RestResponse<Void>> deleteCoaches(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return refs.delete(RefKind.COACH, Http.id("id", id), Http.ifMatch(ifMatch)).map(done -> Responses.noContent());
@@ -195,6 +206,7 @@ public class ReferenceResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Venue.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchVenue", summary = "Change a venue; its copies in matches follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchVenues(@RestPath String id, @RestQuery String cascade,
                                           @RestHeader("If-Match") String ifMatch, String patch) {
@@ -205,6 +217,8 @@ public class ReferenceResource {
     @AdminOnly
     @DELETE
     @Path("venues/{id}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "deleteVenue", summary = "Delete a venue no item refers to (admin)")
     public Uni<RestResponse<Void>> deleteVenues(@RestPath String id, @RestHeader("If-Match") String ifMatch) {
         return refs.delete(RefKind.VENUE, Http.id("id", id), Http.ifMatch(ifMatch)).map(done -> Responses.noContent());

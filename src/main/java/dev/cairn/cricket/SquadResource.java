@@ -1,6 +1,7 @@
 package dev.cairn.cricket;
 
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
 import io.smallrye.mutiny.Uni;
@@ -17,6 +18,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -78,6 +80,7 @@ public class SquadResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = SquadSelection.Input.class)))
     @Parameter(name = "number", in = ParameterIn.PATH, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000"))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "selectionNumber")
     @Operation(operationId = "patchSquadSelection", summary = "Change a squad selection")
     public Uni<RestResponse<SquadSelection>> patch(@RestPath String squadId, @RestPath String number,
                                                    @RestHeader("If-Match") String ifMatch, String patch) {
@@ -88,6 +91,8 @@ public class SquadResource {
     @DELETE
     @Path("squads/{squadId}/selections/{number}")
     @Parameter(name = "number", in = ParameterIn.PATH, schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "10000"))
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "deleteSquadSelection", summary = "Remove a squad selection")
     public Uni<RestResponse<Void>> delete(@RestPath String squadId, @RestPath String number,
                                           @RestHeader("If-Match") String ifMatch) {

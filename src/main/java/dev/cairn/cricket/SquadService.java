@@ -86,7 +86,8 @@ public class SquadService {
     }
 
     Uni<Void> delete(String squadId, int number, Long ifMatch) {
-        return store.delete(SELECTION_SPEC, CricketModel.selectionKey(squadId, number), true, ifMatch).replaceWithVoid();
+        return store.delete(SELECTION_SPEC, CricketModel.selectionKey(squadId, number), true, ifMatch,
+                selection(squadId, number)).replaceWithVoid();
     }
 
     /**

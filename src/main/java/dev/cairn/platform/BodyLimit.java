@@ -1,6 +1,5 @@
 package dev.cairn.platform;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.core.CairnError;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -15,7 +14,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * A body declared larger than {@code quarkus.http.limits.max-body-size} is refused with a problem+json 413 before
  * it is read, the same way the HTTP layer refuses it (Connection: close) but with a body that says why, and without
  * the HTTP layer's race: a client already sending gets its body drained (bounded) so the answer is not lost to a
- * reset. Chunked bodies without a length are still cut off by the HTTP layer's own 413.
+ * reset. Chunked bodies without a length are still cut off by the HTTP layer's own bare 413 (the OpenAPI document
+ * says so).
  */
 @ApplicationScoped
 public class BodyLimit {
@@ -24,9 +24,10 @@ public class BodyLimit {
     static final long DRAIN_BYTES = 64L * 1024 * 1024;
     static final long DRAIN_MILLIS = 10_000;
 
-    void install(@Observes Router router, ObjectMapper json,
-                 @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit) throws JsonProcessingException {
+    void install(@Observes Router router, ObjectMapper json, CairnConfig config,
+                 @ConfigProperty(name = "quarkus.http.limits.max-body-size") MemorySize limit) {
         long max = limit.asLongValue();
+        boolean diagnostics = config.diagnostics().headers();
         var error = new CairnError.PayloadTooLarge("the request body is larger than " + max + " bytes");
         router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1).handler(ctx -> {
             String length = ctx.request().getHeader(HttpHeaderNames.CONTENT_LENGTH);
@@ -40,22 +41,13 @@ public class BodyLimit {
                 ctx.next();
                 return;
             }
-            String path = ctx.request().path();
-            ProblemMapper.logRejected(path, error);
-            String body;
-            try {
-                body = json.writeValueAsString(ProblemMapper.body(error, path));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
             var request = ctx.request();
             var connection = request.connection();
-            var response = ctx.response().setStatusCode(413)
-                    .putHeader(HttpHeaderNames.CONTENT_TYPE, ProblemMapper.PROBLEM_JSON)
-                    .putHeader(HttpHeaderNames.CONNECTION, "close");
+            var response = ctx.response().putHeader(HttpHeaderNames.CONNECTION, "close");
             if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaderNames.EXPECT))) {
                 // the client waits for our word before sending: nothing to drain
-                response.endHandler(done -> connection.close()).end(body);
+                response.endHandler(done -> connection.close());
+                HttpLayerProblems.write(ctx, error, json, diagnostics);
                 return;
             }
             // The client is already sending. Closing now would answer its next segments with a reset, and a reset
@@ -75,7 +67,7 @@ public class BodyLimit {
                 vertx.cancelTimer(deadline);
                 connection.close();
             });
-            response.end(body);
+            HttpLayerProblems.write(ctx, error, json, diagnostics);
             request.resume();
         });
     }

@@ -34,8 +34,7 @@ public class DiagnosticsFilter {
     @ServerRequestFilter(preMatching = true)
     public void open(ContainerRequestContext request) {
         request.setProperty(LEDGER, CallLedger.start());
-        String given = request.getHeaderString(REQUEST_ID);
-        String id = given != null && SAFE_ID.matcher(given).matches() ? given : UUID.randomUUID().toString();
+        String id = requestId(request.getHeaderString(REQUEST_ID));
         request.setProperty(REQUEST_ID, id);
         MDC.put("requestId", id);
     }
@@ -48,12 +47,37 @@ public class DiagnosticsFilter {
         if (!enabled || !(request.getProperty(LEDGER) instanceof CallLedger ledger)) {
             return;
         }
-        // Concatenation, not String.format: the formatter was 2 % of the app's CPU on the listing routes (profile).
-        String capacity = oneDecimal(ledger.capacity());
         response.getHeaders().putSingle(CALLS, Integer.toString(ledger.calls()));
-        response.getHeaders().putSingle(CAPACITY, capacity);
-        response.getHeaders().add("Server-Timing", "dynamodb;dur=" + oneDecimal(ledger.millis()) + ";desc=\""
-                + ledger.calls() + (ledger.calls() == 1 ? " call, " : " calls, ") + capacity + " capacity units\"");
+        response.getHeaders().putSingle(CAPACITY, oneDecimal(ledger.capacity()));
+        response.getHeaders().add(SERVER_TIMING, serverTiming(ledger.calls(), ledger.capacity(), ledger.millis()));
+    }
+
+    public static final String SERVER_TIMING = "Server-Timing";
+
+    /** The caller's {@code X-Request-Id} when it is sane, else a new one. */
+    public static String requestId(String given) {
+        return given != null && SAFE_ID.matcher(given).matches() ? given : UUID.randomUUID().toString();
+    }
+
+    /**
+     * The headers of an answer given before any resource ran (the HTTP layer's own refusals): the request id, and
+     * the diagnostics of a request that made no DynamoDB call, so every answer carries the same headers.
+     */
+    public static java.util.Map<String, String> unservedHeaders(String requestId, boolean diagnostics) {
+        var headers = new java.util.LinkedHashMap<String, String>();
+        headers.put(REQUEST_ID, requestId);
+        if (diagnostics) {
+            headers.put(CALLS, "0");
+            headers.put(CAPACITY, oneDecimal(0));
+            headers.put(SERVER_TIMING, serverTiming(0, 0, 0));
+        }
+        return headers;
+    }
+
+    // Concatenation, not String.format: the formatter was 2 % of the app's CPU on the listing routes (profile).
+    private static String serverTiming(int calls, double capacity, double millis) {
+        return "dynamodb;dur=" + oneDecimal(millis) + ";desc=\"" + calls + (calls == 1 ? " call, " : " calls, ")
+                + oneDecimal(capacity) + " capacity units\"";
     }
 
     /**

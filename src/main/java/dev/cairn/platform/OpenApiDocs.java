@@ -90,6 +90,7 @@ public class OpenApiDocs implements OASFilter {
             item.getOperations().forEach((method, operation) -> {
                 parameters(operation);
                 requestBody(openAPI, method, path, operation);
+                immutableFields(openAPI, operation);
                 successes(method, operation);
                 problems(method, path, operation);
             });
@@ -227,16 +228,60 @@ public class OpenApiDocs implements OASFilter {
                         + " Any other member must be null (a no-op); a non-null unknown member is refused (400)");
         openAPI.getComponents().addSchema(name, patch);
         source.getProperties().forEach((field, property) -> {
-            Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : property;
+            // A copy: the entity's own property stays as it is (a required field is not nullable there).
+            Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : copy(property);
             patch.addProperty(field, nullable(target));
         });
         return name;
+    }
+
+    /**
+     * The fields a PATCH refuses to change ({@code x-immutable} on the operation, comma separated) are readOnly in its
+     * merge patch: they may be sent only with their current value. The extension itself is not published.
+     */
+    private static void immutableFields(OpenAPI openAPI, Operation operation) {
+        Object declared = operation.getExtensions() == null ? null : operation.getExtensions().get(IMMUTABLE);
+        if (declared == null) {
+            return;
+        }
+        operation.removeExtension(IMMUTABLE);
+        if (operation.getRequestBody() == null) {
+            return;
+        }
+        eachMedia(operation.getRequestBody().getContent(), media -> {
+            Schema patch = media.getSchema() == null || media.getSchema().getRef() == null ? null
+                    : openAPI.getComponents().getSchemas().get(name(media.getSchema().getRef()));
+            if (patch == null || patch.getProperties() == null || !name(media.getSchema().getRef()).endsWith(MERGE_PATCH_SUFFIX)) {
+                return;
+            }
+            for (String field : declared.toString().split(",")) {
+                Schema property = patch.getProperties().get(field.trim());
+                if (property != null) {
+                    property.readOnly(Boolean.TRUE).description("Cannot be changed: may be sent only with its current value");
+                }
+            }
+        });
+    }
+
+    /** A shallow copy whose lists (types, enum values, required) can change without touching the original. */
+    private static Schema copy(Schema schema) {
+        Schema copy = OASFactory.createSchema();
+        copy.setAll(new LinkedHashMap<>(schema.getAll()));
+        if (schema.getType() != null) {
+            copy.setType(new ArrayList<>(schema.getType()));
+        }
+        if (schema.getEnumeration() != null) {
+            copy.setEnumeration(new ArrayList<>(schema.getEnumeration()));
+        }
+        return copy;
     }
 
     // --- answers -----------------------------------------------------------------------------------------------
 
     /** The extension that marks a POST as an action answering 200 (e.g. one page of a backfill), not a create. */
     public static final String ACTION = "x-action";
+    /** The extension that lists the fields a PATCH refuses to change (comma separated); see immutableFields. */
+    public static final String IMMUTABLE = "x-immutable";
 
     private static boolean isAction(Operation operation) {
         return operation.getExtensions() != null && operation.getExtensions().containsKey(ACTION);
@@ -324,6 +369,10 @@ public class OpenApiDocs implements OASFilter {
         boolean body = operation.getRequestBody() != null;
         boolean page = responses.getAPIResponse("200") != null && isPage(responses.getAPIResponse("200"));
         var statuses = new TreeSet<String>(List.of("401", "403", "406", "500"));
+        // A DELETE answers 204 without a body: no Accept header can make that unacceptable.
+        if (method == PathItem.HttpMethod.DELETE) {
+            statuses.remove("406");
+        }
         if (operation.getParameters() != null && !operation.getParameters().isEmpty() || body) {
             statuses.add("400");
         }

@@ -1,6 +1,8 @@
 package dev.cairn.platform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -14,6 +16,7 @@ import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.jboss.logging.Logger;
@@ -51,6 +54,10 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException e, UriInfo uri) {
+        if (brokenJson(e)) {
+            // Jackson wraps a syntax error met inside a field with that field's path; it is still broken JSON.
+            return problem(new CairnError.MalformedRequest("the request body is not valid JSON"), uri);
+        }
         if (e instanceof UnrecognizedPropertyException unknown) {
             String field = path(unknown);
             return problem(CairnError.ValidationFailed.of(field, "unknown field"), uri);
@@ -81,7 +88,14 @@ public class ProblemMapper {
         if (e instanceof NotFoundException) {
             error = new CairnError.NotFound("no resource at " + uri.getPath());
         } else if (e instanceof NotAllowedException) {
-            error = new CairnError.MethodNotAllowed("this method is not allowed on " + uri.getPath());
+            // RFC 9110: a 405 says which methods the resource has.
+            String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
+            if (allow == null || allow.isBlank()) {
+                allow = AllowedMethods.of(uri.getPath());
+            }
+            Response refused = problem(new CairnError.MethodNotAllowed("this method is not allowed on " + uri.getPath()), uri);
+            return allow == null || allow.isBlank() ? refused
+                    : Response.fromResponse(refused).header(HttpHeaders.ALLOW, allow).build();
         } else if (e instanceof NotSupportedException) {
             error = new CairnError.UnsupportedMediaType("the request's Content-Type is not supported here");
         } else if (e instanceof NotAcceptableException) {
@@ -172,6 +186,16 @@ public class ProblemMapper {
             }
         }
         return !path.isEmpty() ? path.toString() : parameter == null ? "request" : parameter;
+    }
+
+    private static boolean brokenJson(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            // a number too large for its field is well-formed JSON of the wrong range, not a syntax error
+            if (t instanceof StreamReadException && !(t instanceof InputCoercionException)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String path(JsonMappingException e) {

@@ -1,6 +1,7 @@
 package dev.cairn.school;
 
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.ApiSchemas;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
@@ -20,6 +21,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -102,6 +104,7 @@ public class SchoolResource {
     @Path("students/{sid}/enrollments/{cid}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Enrollment.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "studentId,courseId,studentName,courseTitle")
     @Operation(operationId = "patchEnrollment", summary = "Change an enrollment (grade, date)")
     public Uni<RestResponse<Enrollment>> patchEnrollment(@RestPath String sid, @RestPath String cid,
                                                          @RestHeader("If-Match") String ifMatch, String patch) {
@@ -110,6 +113,8 @@ public class SchoolResource {
 
     @DELETE
     @Path("students/{sid}/enrollments/{cid}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "unenrollStudent", summary = "Remove an enrollment")
     public Uni<RestResponse<Void>> unenroll(@RestPath String sid, @RestPath String cid,
                                             @RestHeader("If-Match") String ifMatch) {
@@ -136,6 +141,7 @@ public class SchoolResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Course.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchCourse", summary = "Change a course; its copies on enrollments follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchCourse(@RestPath String cid, @RestQuery String cascade,
                                                 @RestHeader("If-Match") String ifMatch, String patch) {
@@ -148,6 +154,7 @@ public class SchoolResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.CascadeReport.class)))
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Student.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchStudent", summary = "Change a student; their copies on enrollments follow (cascade)")
     public Uni<RestResponse<Map<String, Object>>> patchStudent(@RestPath String sid, @RestQuery String cascade,
                                                  @RestHeader("If-Match") String ifMatch, String patch) {

@@ -85,7 +85,7 @@ public class SchoolService {
     }
 
     Uni<Void> unenroll(String sid, String cid, Long ifMatch) {
-        return store.delete(ENROLLMENT, SchoolModel.enrollmentKey(sid, cid), true, ifMatch)
+        return store.delete(ENROLLMENT, SchoolModel.enrollmentKey(sid, cid), true, ifMatch, notEnrolled(sid, cid))
                 .onFailure(e -> CairnException.is(e, CairnError.NotFound.class))
                 .transform(e -> EntityService.notFound(notEnrolled(sid, cid)))
                 .replaceWithVoid();

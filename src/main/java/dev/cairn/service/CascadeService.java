@@ -120,7 +120,7 @@ public class CascadeService {
                 return Uni.createFrom().failure(new CairnException(new CairnError.StillReferenced(
                         what + " is still embedded in " + copies.size() + " item(s)", copies.size())));
             }
-            return store.delete(target.spec(), target.key(), true, ifMatch).replaceWithVoid();
+            return store.delete(target.spec(), target.key(), true, ifMatch, what).replaceWithVoid();
         });
     }
 

@@ -1,6 +1,7 @@
 package dev.cairn.social;
 
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
 import dev.cairn.platform.auth.ActsAs;
@@ -19,6 +20,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -64,6 +66,7 @@ public class SocialResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = User.class)))
     @ActsAs("id")
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchUser", summary = "Change a user")
     public Uni<RestResponse<User>> patchUser(@RestPath String id, @RestHeader("If-Match") String ifMatch, String patch) {
         return social.patchUser(Http.id("id", id), patch, Http.ifMatch(ifMatch)).map(stored -> Responses.ok(stored, stored.value()));
@@ -86,6 +89,7 @@ public class SocialResource {
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Post.class)))
     @ActsAs("uid")
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "postId,userId")
     @Operation(operationId = "patchPost", summary = "Change a post")
     public Uni<RestResponse<PostView>> patchPost(@RestPath String uid, @RestPath String postId,
                                                  @RestHeader("If-Match") String ifMatch, String patch) {
@@ -107,13 +111,14 @@ public class SocialResource {
     @Operation(operationId = "getPost", summary = "Read a post, optionally with its first comments (include=comments)")
     public Uni<RestResponse<PostView>> post(@RestPath String postId, @RestQuery String include, @RestQuery String limit) {
         Http.id("postId", postId);
+        int first = Http.limit(limit); // checked even when nothing is listed: the document gives one range
         if (include == null) {
             return social.post(postId).map(stored -> Responses.ok(stored, PostView.of(stored)));
         }
         if (!include.equals("comments")) {
             throw Http.invalid("include", "must be 'comments'");
         }
-        return social.postWithComments(postId, Http.limit(limit))
+        return social.postWithComments(postId, first)
                 .map(found -> Responses.ok(found.post(), PostView.of(found.post(), found.comments())));
     }
 

@@ -488,7 +488,7 @@ public class AggregateStore {
                 return null;
             }
             if (sks.contains(rootKey.sk())) {
-                throw new CairnException(new CairnError.Conflict(aggregate.name() + " " + rootKey + " already exists"));
+                throw new CairnException(new CairnError.Conflict(aggregate.name() + " " + id + " already exists"));
             }
             throw new CairnException(new CairnError.Conflict("the partition of " + aggregate.name() + " " + id
                     + " holds items left without their root (" + String.join(", ", sks) + (page.lastKey() == null ? "" : ", …")

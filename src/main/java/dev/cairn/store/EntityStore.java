@@ -186,9 +186,14 @@ public class EntityStore {
      * If-Match) makes a different stored version a 412 VersionConflict. Answers whether an item was deleted.
      */
     public Uni<Boolean> delete(EntitySpec<?> spec, PrimaryKey key, boolean mustExist, Long expectedVersion) {
+        return delete(spec, key, mustExist, expectedVersion, spec.type());
+    }
+
+    /** As above; {@code what} names the item in failures as the API does ("team t1"). */
+    public Uni<Boolean> delete(EntitySpec<?> spec, PrimaryKey key, boolean mustExist, Long expectedVersion, String what) {
         Expectation expectation = mustExist || expectedVersion != null
                 ? Expectation.ifMatch(expectedVersion) : Expectation.NONE;
-        WriteAction action = WriteAction.delete(spec.type(), key, expectation);
+        WriteAction action = WriteAction.delete(what, key, expectation);
         return gateway.deleteItem(action.toDeleteRequest(settings.table()), e -> SdkErrors.translate(e, action))
                 .map(r -> r.hasAttributes() && !r.attributes().isEmpty());
     }

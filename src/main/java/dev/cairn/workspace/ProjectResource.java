@@ -33,7 +33,7 @@ public class ProjectResource {
      * fewer than {@code limit} projects and still have a cursor); a caller scoped to none gets an empty page, 0 calls.
      */
     @GET
-    @Parameter(name = "status", in = ParameterIn.QUERY, schema = @Schema(implementation = ProjectStatus.class))
+    @Parameter(name = "status", in = ParameterIn.QUERY, required = true, schema = @Schema(implementation = ProjectStatus.class))
     @Operation(operationId = "listProjectsByStatus", summary = "Projects in a status, newest first, over every shard of the status index")
     public Uni<Page<ProjectView>> byStatus(@RestQuery String status, @RestQuery String limit, @RestQuery String cursor) {
         ProjectStatus wanted = status(status);

@@ -1,6 +1,7 @@
 package dev.cairn.workspace;
 
 import dev.cairn.core.query.Page;
+import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.Responses;
 import dev.cairn.platform.auth.Caller;
@@ -19,6 +20,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -62,13 +64,14 @@ public class WorkspaceResource {
     @Operation(operationId = "getWorkspace", summary = "Read a workspace, optionally with its newest projects (include=projects)")
     public Uni<RestResponse<WorkspaceView>> get(@RestPath String id, @RestQuery String include, @RestQuery String limit) {
         Http.id("id", id);
+        int newest = Http.limit(limit); // checked even when nothing is listed: the document gives one range
         if (include == null) {
             return workspaces.find(id).map(stored -> Responses.ok(stored, WorkspaceView.of(stored)));
         }
         if (!include.equals("projects")) {
             throw Http.invalid("include", "must be 'projects'");
         }
-        return workspaces.withNewestProjects(id, Http.limit(limit))
+        return workspaces.withNewestProjects(id, newest)
                 .map(found -> Responses.ok(found.workspace(), WorkspaceView.of(found.workspace(), found.projects())));
     }
 
@@ -80,6 +83,7 @@ public class WorkspaceResource {
     @Path("/{id}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Workspace.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "id")
     @Operation(operationId = "patchWorkspace", summary = "Change a workspace (shards may only grow)")
     public Uni<RestResponse<WorkspaceView>> patch(@RestPath String id, @RestHeader("If-Match") String ifMatch, String patch) {
         Http.id("id", id);
@@ -128,6 +132,7 @@ public class WorkspaceResource {
     @Path("/{id}/projects/{projectId}")
     @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON})
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Project.class)))
+    @Extension(name = OpenApiDocs.IMMUTABLE, value = "workspaceId,id,createdBy")
     @Operation(operationId = "patchProject", summary = "Change a project")
     public Uni<RestResponse<ProjectView>> patchProject(@RestPath String id, @RestPath String projectId,
                                                        @RestHeader("If-Match") String ifMatch, String patch) {
@@ -137,6 +142,8 @@ public class WorkspaceResource {
 
     @DELETE
     @Path("/{id}/projects/{projectId}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
     @Operation(operationId = "deleteProject", summary = "Delete a project")
     public Uni<RestResponse<Void>> deleteProject(@RestPath String id, @RestPath String projectId,
                                                  @RestHeader("If-Match") String ifMatch) {

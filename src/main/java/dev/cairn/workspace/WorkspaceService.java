@@ -142,7 +142,8 @@ public class WorkspaceService {
     }
 
     Uni<Void> deleteProject(String id, String projectId, Long ifMatch) {
-        return store.delete(PROJECT, WorkspaceModel.projectKey(id, projectId), true, ifMatch).replaceWithVoid();
+        return store.delete(PROJECT, WorkspaceModel.projectKey(id, projectId), true, ifMatch,
+                "project " + projectId + " of workspace " + id).replaceWithVoid();
     }
 
     /**

@@ -44,7 +44,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
     private static void checkSize(String label, PrimaryKey key, Map<String, AttributeValue> item) {
         long size = ItemSize.of(item);
         if (size > ItemSize.MAX_ITEM_BYTES) {
-            throw new CairnException(new CairnError.ItemTooLarge(label + " " + key + " would take "
+            throw new CairnException(new CairnError.ItemTooLarge(subject(label) + " would take "
                     + size + " bytes; DynamoDB stores at most " + ItemSize.MAX_ITEM_BYTES + " per item",
                     size, ItemSize.MAX_ITEM_BYTES));
         }
@@ -238,7 +238,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
                     ? "changed (version " + EntitySpec.versionOf(oldItem) + ", copied at " + expectation.version() + ")"
                     : "was deleted") + " while this write copied it; retry", entity, id);
         }
-        String what = label + " " + key;
+        String what = subject(label);
         if (expectation.state() == Expectation.State.ABSENT) {
             return new CairnError.Conflict(what + " already exists");
         }
@@ -251,6 +251,16 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
                     expectation.version(), actual, expectation.precondition());
         }
         return new CairnError.Conflict(what + " does not meet the write's condition");
+    }
+
+    /**
+     * What a failure message calls the written item: in the API's words, never its storage key (a client knows
+     * ids, not key layouts). A label {@code Entity#id} names the entity and its id; any other label is used as is,
+     * so a caller that knows the API's id passes it in the label ("team t1").
+     */
+    static String subject(String label) {
+        int hash = label.indexOf('#');
+        return hash < 0 ? label : label.substring(0, hash) + " '" + label.substring(hash + 1) + "'";
     }
 
     /** An estimate of the bytes this action adds to a request (for the 4 MB transaction limit). */

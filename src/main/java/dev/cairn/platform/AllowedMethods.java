@@ -1,0 +1,69 @@
+package dev.cairn.platform;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The methods each path has, for the {@code Allow} header of a 405 (RFC 9110): read from the OpenAPI document built
+ * with the application (it lists every operation), since quarkus-rest's own 405 does not say.
+ */
+final class AllowedMethods {
+
+    private static final String DOCUMENT = "META-INF/quarkus-generated-openapi-doc.JSON";
+    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
+    private static volatile List<Route> routes;
+
+    private record Route(Pattern path, Set<String> methods) {
+    }
+
+    private AllowedMethods() {
+    }
+
+    /** The Allow value for {@code path} ("GET, PATCH, DELETE"), or null when no documented path matches. */
+    static String of(String path) {
+        for (Route route : routes()) {
+            if (route.path().matcher(path).matches()) {
+                return String.join(", ", route.methods());
+            }
+        }
+        return null;
+    }
+
+    private static List<Route> routes() {
+        if (routes == null) {
+            routes = load();
+        }
+        return routes;
+    }
+
+    private static List<Route> load() {
+        var out = new ArrayList<Route>();
+        try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(DOCUMENT)) {
+            if (in == null) {
+                return out;
+            }
+            JsonNode paths = new ObjectMapper().readTree(in).path("paths");
+            paths.fields().forEachRemaining(entry -> {
+                var methods = new TreeSet<String>();
+                entry.getValue().fieldNames().forEachRemaining(name -> {
+                    if (METHODS.contains(name)) {
+                        methods.add(name.toUpperCase(Locale.ROOT));
+                    }
+                });
+                String regex = Pattern.quote(entry.getKey()).replaceAll("\\{[^}]+}", "\\\\E[^/]+\\\\Q");
+                out.add(new Route(Pattern.compile(regex + "/?"), methods));
+            });
+        } catch (Exception e) {
+            // no Allow header rather than no answer
+        }
+        return out;
+    }
+}
