@@ -51,8 +51,8 @@ class GenerativeContractTest {
     private static final Set<String> DIAGNOSTICS = Set.of("x-request-id", "x-dynamodb-calls", "x-dynamodb-capacity", "server-timing");
     /**
      * Operations whose request schema allows more than the service takes: startReconcile's {@code id} needs
-     * {@code entity}, which neither JSON Schema of 3.0 nor a flat 3.1 schema says without splitting the body into
-     * variants (its description says it). Only the valid-request check skips them; their invalid requests and
+     * {@code entity}, which 3.1 could say ({@code dependentRequired}) but its 3.0 rendition could not, short of
+     * splitting the body into variants (its description says it). Only the valid-request check skips them; their invalid requests and
      * answers are checked.
      */
     private static final Set<String> KNOWN_NARROWER = Set.of("startReconcile");
