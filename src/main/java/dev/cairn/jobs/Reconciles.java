@@ -264,8 +264,8 @@ public class Reconciles {
 
     /**
      * One page: its copies grouped by source, the sources read in ONE strongly consistent BatchGetItem, then each
-     * source's stale copies written through the cascade's planner (one source after another, so two units bumping
-     * the same aggregate root do not collide).
+     * source's stale copies written through the cascade's planner: the sources whose copies sit in aggregates one
+     * after another (two units bumping the same root would collide), the others side by side.
      */
     private Uni<Counts> check(List<Map<String, AttributeValue>> items, ReconcileScope scope) {
         var groups = new LinkedHashMap<String, Group>();
@@ -291,10 +291,22 @@ public class Reconciles {
         }
         List<Group> all = List.copyOf(groups.values());
         List<PrimaryKey> keys = all.stream().map(g -> g.spec().sourceKey().apply(g.sourceId())).toList();
-        return store.batchGet(keys, true).chain(sources -> Multi.createFrom().range(0, all.size())
-                .onItem().transformToUniAndConcatenate(i -> reconcile(all.get(i), sources.get(i)))
-                .collect().in(() -> new Counts[]{start}, (sum, counts) -> sum[0] = sum[0].plus(counts))
-                .map(sum -> sum[0]));
+        return store.batchGet(keys, true).chain(sources -> {
+            var inAggregates = new ArrayList<Integer>();
+            var standAlone = new ArrayList<Integer>();
+            for (int i = 0; i < all.size(); i++) {
+                (all.get(i).items().stream().anyMatch(item -> catalog.holdsAggregate(item.get("pk").s()))
+                        ? inAggregates : standAlone).add(i);
+            }
+            Multi<Counts> oneByOne = Multi.createFrom().iterable(inAggregates)
+                    .onItem().transformToUniAndConcatenate(i -> reconcile(all.get(i), sources.get(i)));
+            Multi<Counts> sideBySide = Multi.createFrom().iterable(standAlone)
+                    .onItem().transformToUni(i -> reconcile(all.get(i), sources.get(i)))
+                    .merge(Math.max(1, config.cascade().concurrency()));
+            return Multi.createBy().merging().streams(oneByOne, sideBySide)
+                    .collect().in(() -> new Counts[]{start}, (sum, counts) -> sum[0] = sum[0].plus(counts))
+                    .map(sum -> sum[0]);
+        });
     }
 
     private Uni<Counts> reconcile(Group group, Map<String, AttributeValue> source) {

@@ -36,7 +36,12 @@ public class Catalog {
         return cascades.values();
     }
 
-        public Aggregate aggregate(String name) {
+    public Aggregate aggregate(String name) {
         return aggregates.get(name);
+    }
+
+    /** Whether the partition holds an aggregate (its members are written with a bump of its root). */
+    public boolean holdsAggregate(String partitionKey) {
+        return aggregates.values().stream().anyMatch(a -> a.holdsPartition(partitionKey));
     }
 }
