@@ -12,6 +12,7 @@ import dev.cairn.platform.Catalog;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.auth.AdminOnly;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
@@ -74,6 +75,7 @@ public class MaintenanceResource {
             content = @Content(schema = @Schema(implementation = ApiSchemas.ListBackfillJob.class)))
     @Operation(operationId = "startListBackfill", summary = "Backfill an aggregate's lists (keys and summaries of roots stored before lists existed), as a durable job")
     public Uni<RestResponse<Map<String, Object>>> startListBackfill(@RestPath String aggregate) {
+        Caller.current().requireAllWorkspaces("a list backfill");
         Aggregate listed = catalog.aggregate(Http.id("aggregate", aggregate));
         if (listed == null || listed.listings().isEmpty()) {
             throw new CairnException(new CairnError.NotFound("no aggregate " + aggregate + " with lists"));
@@ -98,6 +100,7 @@ public class MaintenanceResource {
             content = @Content(schema = @Schema(implementation = ApiSchemas.ReconcileJob.class)))
     @Operation(operationId = "startReconcile", summary = "Reconcile copies with their sources (one source, one entity type or everything), as a durable, paced job")
     public Uni<RestResponse<Map<String, Object>>> startReconcile(@Valid @NotNull ReconcileRequest body) {
+        Caller.current().requireAllWorkspaces("a reconcile");
         return reconciles.start(scope(body)).map(job -> RestResponse.ResponseBuilder.<Map<String, Object>>accepted(Reconciles.view(job))
                 .location(URI.create("/maintenance/jobs/" + job.id())).build());
     }
@@ -126,6 +129,7 @@ public class MaintenanceResource {
     @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"pending", "running", "done", "failed"}, defaultValue = "running"))
     @Operation(operationId = "listReconcileJobs", summary = "Reconcile jobs in a state (1 Query per shard of the job index)")
     public Uni<Page<Map<String, Object>>> reconcileJobs(@RestQuery String state, @RestQuery String limit, @RestQuery String cursor) {
+        Caller.current().requireAllWorkspaces("the list of reconcile jobs");
         return jobs.list(state(state), Http.limit(limit), cursor)
                 .map(page -> new Page<>(page.items().stream().filter(j -> Job.RECONCILE.equals(j.kind()))
                         .map(Reconciles::view).toList(), page.next()));
@@ -149,6 +153,7 @@ public class MaintenanceResource {
             ApiSchemas.ListBackfillJob.class, ApiSchemas.ReconcileJob.class})))
     @Operation(operationId = "getMaintenanceJob", summary = "Read a maintenance job: its state and counts (1 GetItem)")
     public Uni<Map<String, Object>> job(@RestPath String id) {
+        Caller.current().requireAllWorkspaces("a maintenance job");
         return jobs.get(Http.id("id", id)).map(job -> {
             if (job != null && Job.LIST_BACKFILL.equals(job.kind())) {
                 return ListBackfills.view(job);

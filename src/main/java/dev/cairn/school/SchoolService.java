@@ -2,6 +2,7 @@ package dev.cairn.school;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
+import dev.cairn.core.entity.DeleteMark;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.key.PrimaryKey;
@@ -18,6 +19,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -61,14 +63,15 @@ public class SchoolService {
         PrimaryKey studentKey = SchoolModel.studentKey(sid);
         PrimaryKey courseKey = SchoolModel.courseKey(cid);
         return entities.againOnCollision(store.batchGet(List.of(studentKey, courseKey), true).chain(found -> {
-            Stored<Student> student = decode(STUDENT, found.get(0), "student " + sid);
-            Stored<Course> course = decode(COURSE, found.get(1), "course " + cid);
+            Instant read = store.now();
+            Stored<Student> student = decode(STUDENT, found.get(0), "student " + sid, read);
+            Stored<Course> course = decode(COURSE, found.get(1), "course " + cid, read);
             LocalDate enrolledOn = details.enrolledOn() != null ? details.enrolledOn() : LocalDate.now(ZoneOffset.UTC);
             var edge = new Enrollment(sid, cid, enrolledOn, details.grade(), student.value().name(), course.value().title());
             var now = store.now();
             var plan = TransactionPlan.of(List.of(
-                    WriteAction.copiedSource(STUDENT.type(), sid, studentKey, student.version()),
-                    WriteAction.copiedSource(COURSE.type(), cid, courseKey, course.version()),
+                    WriteAction.copiedSource(STUDENT.type(), sid, studentKey, student.version(), read),
+                    WriteAction.copiedSource(COURSE.type(), cid, courseKey, course.version(), read),
                     WriteAction.create(ENROLLMENT, edge, now, SchoolModel.copyVersions(student.version(), course.version()))));
             return store.transact(plan).replaceWith(new Stored<>(edge, ENROLLMENT.keyOf(edge), 1, now, now));
         }));
@@ -116,8 +119,9 @@ public class SchoolService {
         return "enrollment of student " + sid + " in course " + cid;
     }
 
-    private static <T> Stored<T> decode(EntitySpec<T> spec, Map<String, AttributeValue> item, String what) {
-        if (item == null) {
+    /** A side that is absent, or held by its delete, is not found. */
+    private static <T> Stored<T> decode(EntitySpec<T> spec, Map<String, AttributeValue> item, String what, Instant now) {
+        if (item == null || DeleteMark.live(item, now)) {
             throw EntityService.notFound(what);
         }
         return spec.fromItem(item);

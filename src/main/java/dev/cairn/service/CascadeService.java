@@ -4,9 +4,12 @@ import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.cascade.CascadeSource;
 import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.entity.DeleteMark;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.job.Job;
+import dev.cairn.core.expr.Condition;
+import dev.cairn.core.expr.Update;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction;
@@ -20,9 +23,11 @@ import dev.cairn.store.CascadeStore;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
 import io.smallrye.mutiny.Uni;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,14 +118,39 @@ public class CascadeService {
                         : Uni.createFrom().item(transactional(stored, report.get())));
     }
 
-    /** Deletes a referenced entity only while nothing embeds it (409 StillReferenced with the count otherwise). */
+    /** How long a delete holds the entity while it looks for copies (a dead deleter's mark expires after it). */
+    static final Duration DELETE_HOLD = Duration.ofSeconds(10);
+
+    /**
+     * Deletes a referenced entity only while nothing embeds it (409 StillReferenced with the count otherwise), in
+     * three steps: mark it as being deleted ({@link DeleteMark}: 1 UpdateItem, at the If-Match version when given),
+     * look for copies (the ref queries), then delete it only under that mark (1 DeleteItem) — or lift the mark when
+     * copies exist. A write that copies the entity takes a marked entity as gone and its source guard fails under a
+     * mark, so no copy can be committed between the look and the delete. A deleter that dies leaves a mark that
+     * expires after {@link #DELETE_HOLD}: the entity stays, as no client was told otherwise.
+     */
     public <T> Uni<Void> delete(Target<T> target, Long ifMatch, String what) {
-        return cascades.findCopies(target.cascade().copies().apply(target.id()), target.spec().type()).chain(copies -> {
-            if (!copies.isEmpty()) {
-                return Uni.createFrom().failure(new CairnException(new CairnError.StillReferenced(
-                        what + " is still embedded in " + copies.size() + " item(s)", copies.size())));
-            }
-            return store.delete(target.spec(), target.key(), true, ifMatch, what).replaceWithVoid();
+        return Uni.createFrom().deferred(() -> {
+            Instant now = store.now();
+            AttributeValue mark = DeleteMark.until(now.plus(DELETE_HOLD));
+            WriteAction marking = WriteAction.updateItem(target.key(), Update.create().set(DeleteMark.ATTRIBUTE, mark),
+                    Expectation.ifMatch(ifMatch), DeleteMark.absentOrExpired(now), what);
+            return store.write(marking)
+                    .chain(() -> cascades.findCopies(target.cascade().copies().apply(target.id()), target.spec().type()))
+                    .chain(copies -> {
+                        if (!copies.isEmpty()) {
+                            WriteAction lift = WriteAction.updateItem(target.key(),
+                                    Update.create().remove(DeleteMark.ATTRIBUTE), Expectation.present(null),
+                                    Condition.eq(DeleteMark.ATTRIBUTE, mark), what);
+                            var stillReferenced = new CairnException(new CairnError.StillReferenced(
+                                    what + " is still embedded in " + copies.size() + " item(s)", copies.size()));
+                            // The mark is lifted whatever happens to that write: a mark left behind only expires.
+                            return store.write(lift).onFailure().recoverWithNull()
+                                    .chain(() -> Uni.createFrom().<Void>failure(stillReferenced));
+                        }
+                        return store.write(WriteAction.delete(what, target.key(), Expectation.present(null))
+                                .and(DeleteMark.heldBy(mark, store.now())));
+                    });
         });
     }
 

@@ -15,6 +15,7 @@ import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.aggregate.Listing;
 import dev.cairn.core.aggregate.PartitionRanges;
 import dev.cairn.core.aggregate.RefSpec;
+import dev.cairn.core.entity.DeleteMark;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.Update;
 import dev.cairn.core.job.Job;
@@ -254,19 +255,20 @@ public class AggregateStore {
         List<RefUse> lookups = List.copyOf(wanted.values());
         return store.batchGet(lookups.stream().map(use -> use.ref().keyOf().apply(use.id())).toList(), true)
                 .map(found -> {
+                    Instant now = store.now();
                     var resolved = new HashMap<>(known);
                     var guards = new ArrayList<WriteAction>();
                     var missing = new ArrayList<RefUse>();
                     for (int i = 0; i < lookups.size(); i++) {
                         RefUse use = lookups.get(i);
                         Map<String, AttributeValue> item = found.get(i);
-                        if (item == null || !use.ref().spec().isTypeOf(item)) {
+                        if (item == null || !use.ref().spec().isTypeOf(item) || DeleteMark.live(item, now)) {
                             missing.add(use);
                         } else {
                             RefCopy copy = copyOf(use, item);
                             resolved.put(Aggregate.refKey(use.ref(), use.id()), copy);
                             guards.add(WriteAction.copiedSource(use.ref().entity(), use.id(),
-                                    use.ref().keyOf().apply(use.id()), copy.version()));
+                                    use.ref().keyOf().apply(use.id()), copy.version(), now));
                         }
                     }
                     if (!missing.isEmpty()) {

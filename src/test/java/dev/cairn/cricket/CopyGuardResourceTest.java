@@ -79,6 +79,24 @@ class CopyGuardResourceTest {
     }
 
     @Test
+    void aSelectionRacingTheDeleteOfItsPlayerIsRefusedSoNoCopyOutlivesThePlayer() {
+        var f = CricketFixtures.create(1);
+        String player = f.players.get(0);
+        long before = dynamo.counts().delayed();
+        // The delete has looked for copies (none) and is deleting: its DeleteItem is held while the selection is made.
+        dynamo.latency(Duration.ofMillis(800), "DeleteItem");
+        var deleted = CompletableFuture.supplyAsync(() -> given().delete("/players/{id}", player));
+        within(Duration.ofSeconds(10), () -> assertThat(dynamo.counts().delayed()).isGreaterThan(before));
+        Response selection = selection("gr-" + k, f.team1, player);
+        deleted.join().then().statusCode(204);
+        dynamo.reset();
+
+        selection.then().statusCode(422).contentType("application/problem+json").body("code", equalTo("RefNotFound"));
+        given().get("/squads/{s}/selections/{n}", "gr-" + k, 1).then().statusCode(404);
+        given().get("/players/{id}", player).then().statusCode(404);
+    }
+
+    @Test
     void aLargeMatchWrittenInSeveralTransactionsIsUndoneAndWrittenAgainWithTheNewName() {
         var f = CricketFixtures.create(120);
         String id = f.matchId();

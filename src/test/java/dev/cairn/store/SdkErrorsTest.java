@@ -63,7 +63,7 @@ class SdkErrorsTest {
     @Test
     void aCancelledWriteIsExplainedByItsOwnConditionBeforeItsSourceGuards() {
         var put = WriteAction.check("Match", PrimaryKey.of("MATCH#m", "MATCH"), WriteAction.Expectation.present(2L));
-        var guard = WriteAction.copiedSource("Player", "p1", PrimaryKey.of("PLAYER#p1", "PLAYER"), 1);
+        var guard = WriteAction.copiedSource("Player", "p1", PrimaryKey.of("PLAYER#p1", "PLAYER"), 1, java.time.Instant.EPOCH);
         var onlyTheGuard = SdkErrors.translate(cancelled("None", "ConditionalCheckFailed"), List.of(put, guard));
         assertThat(onlyTheGuard.error()).isInstanceOf(CairnError.RefChanged.class);
         assertThat(CairnException.retryable(onlyTheGuard)).isTrue();

@@ -3,6 +3,7 @@ package dev.cairn.core.write;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.TableSpec;
+import dev.cairn.core.entity.DeleteMark;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.Placeholders;
@@ -207,10 +208,12 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
      * The guard of a write that stores copies of {@code entity} {@code id}: a ConditionCheck, in the same transaction,
      * that the source is still at the version the copies were taken at. A source that moved on (or went) since it
      * was read refuses the whole write with RefChanged, so a copy of a superseded version is never committed; the
-     * cascade of the newer version cannot miss it, because it was never written.
+     * cascade of the newer version cannot miss it, because it was never written. A source held by a delete
+     * ({@link DeleteMark}) refuses it too: the delete is looking for copies.
      */
-    public static WriteAction copiedSource(String entity, String id, PrimaryKey key, long version) {
-        return new WriteAction(Kind.CHECK, key, null, null, Expectation.copiedAt(version), null, entity + "#" + id);
+    public static WriteAction copiedSource(String entity, String id, PrimaryKey key, long version, Instant now) {
+        return new WriteAction(Kind.CHECK, key, null, null, Expectation.copiedAt(version), DeleteMark.absentOrExpired(now),
+                entity + "#" + id);
     }
 
     /** The same action with an additional condition ANDed to its expectation. */
@@ -234,9 +237,11 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
             int hash = label.indexOf('#');
             String entity = label.substring(0, hash);
             String id = label.substring(hash + 1);
-            return new CairnError.RefChanged(entity + " '" + id + "' " + (exists
-                    ? "changed (version " + EntitySpec.versionOf(oldItem) + ", copied at " + expectation.version() + ")"
-                    : "was deleted") + " while this write copied it; retry", entity, id);
+            String happened = !exists ? "was deleted"
+                    : EntitySpec.versionOf(oldItem) == expectation.version() ? "is being deleted"
+                    : "changed (version " + EntitySpec.versionOf(oldItem) + ", copied at " + expectation.version() + ")";
+            return new CairnError.RefChanged(entity + " '" + id + "' " + happened + " while this write copied it; retry",
+                    entity, id);
         }
         String what = subject(label);
         if (expectation.state() == Expectation.State.ABSENT) {

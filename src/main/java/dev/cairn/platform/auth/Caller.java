@@ -37,6 +37,14 @@ public record Caller(String subject, Set<Role> roles, SortedSet<String> workspac
         return workspaces == null;
     }
 
+    /** Refuses (403) a caller scoped to some workspaces: {@code what} reads or writes across every tenant. */
+    public void requireAllWorkspaces(String what) {
+        if (!allWorkspaces()) {
+            throw new CairnException(new CairnError.Forbidden(what + " spans every tenant: it needs a token scoped to "
+                    + "every workspace", null));
+        }
+    }
+
     public boolean canSee(String workspaceId) {
         return workspaces == null || workspaces.contains(workspaceId);
     }

@@ -216,7 +216,7 @@ class AggregateTest {
         var plan = AggregateWrites.create(ORDER, ORDER.decompose(ORDER.hydrate(input("n", lines), copies), Map.of(), 1, T0, T0));
         assertThat(plan.fitsOneTransaction()).isTrue();
         var guards = copies.entrySet().stream().map(e -> WriteAction.copiedSource("Product", e.getKey(),
-                PrimaryKey.of("PROD#" + e.getKey(), "PROD"), e.getValue().version())).toList();
+                PrimaryKey.of("PROD#" + e.getKey(), "PROD"), e.getValue().version(), T0)).toList();
         var guarded = plan.guardedBy(guards);
         assertThat(guarded.size()).isEqualTo(plan.size() + guards.size());
         assertThat(guarded.allActions()).endsWith(guards.toArray(WriteAction[]::new));

@@ -79,7 +79,7 @@ class TransactionPlanTest {
 
     @Test
     void aSourceGuardHoldsTheSourceAtItsCopiedVersionAndNamesItWhenItMovedOrWent() {
-        var guard = WriteAction.copiedSource("Player", "p#1", PrimaryKey.of("PLAYER#p#1", "PLAYER"), 3);
+        var guard = WriteAction.copiedSource("Player", "p#1", PrimaryKey.of("PLAYER#p#1", "PLAYER"), 3, NOW);
         var check = TransactionPlan.of(List.of(guard)).toRequest("t").transactItems().get(0).conditionCheck();
         assertThat(check.conditionExpression()).contains("attribute_exists").contains("=");
         assertThat(check.expressionAttributeValues()).containsValue(AttributeValue.fromN("3"));
@@ -92,6 +92,9 @@ class TransactionPlanTest {
             assertThat(e.retryable()).isTrue();
         });
         assertThat(guard.explainFailure(null).detail()).isEqualTo("Player 'p#1' was deleted while this write copied it; retry");
+        assertThat(check.conditionExpression()).contains("_deleting");
+        assertThat(guard.explainFailure(Map.of("_version", AttributeValue.fromN("3"), "_deleting", AttributeValue.fromN("9"))).detail())
+                .isEqualTo("Player 'p#1' is being deleted while this write copied it; retry");
     }
 
     @Test

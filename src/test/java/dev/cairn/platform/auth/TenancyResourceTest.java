@@ -81,6 +81,11 @@ class TenancyResourceTest {
                 .body("itemCount", nullValue()).body("indexes[0].itemCount", nullValue());
         as(scopedAdmin).get("/console/api/type-counts").then().statusCode(403).contentType(PROBLEM)
                 .body("code", equalTo("Forbidden"));
+        // Maintenance spans every tenant: a reconcile's pages would count theirs, its Scan reads theirs.
+        as(scopedAdmin).contentType("application/json").body("{}").post("/maintenance/reconcile").then().statusCode(403)
+                .contentType(PROBLEM).body("code", equalTo("Forbidden"));
+        as(scopedAdmin).get("/maintenance/reconcile").then().statusCode(403).contentType(PROBLEM);
+        as(scopedAdmin).get("/maintenance/jobs/{id}", "any").then().statusCode(403).contentType(PROBLEM);
     }
 
     private static List<String> statusIndexRows(String bearer) {
