@@ -92,7 +92,7 @@ class TransactionPlanTest {
             assertThat(e.retryable()).isTrue();
         });
         assertThat(guard.explainFailure(null).detail()).isEqualTo("Player 'p#1' was deleted while this write copied it; retry");
-        assertThat(check.conditionExpression()).contains("_deleting");
+        assertThat(check.expressionAttributeNames()).containsValue("_deleting");
         assertThat(guard.explainFailure(Map.of("_version", AttributeValue.fromN("3"), "_deleting", AttributeValue.fromN("9"))).detail())
                 .isEqualTo("Player 'p#1' is being deleted while this write copied it; retry");
     }

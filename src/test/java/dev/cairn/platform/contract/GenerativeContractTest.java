@@ -50,9 +50,10 @@ class GenerativeContractTest {
     private static final long SEED = Long.getLong("contract.seed", 20261125L);
     private static final Set<String> DIAGNOSTICS = Set.of("x-request-id", "x-dynamodb-calls", "x-dynamodb-capacity", "server-timing");
     /**
-     * Operations whose request schema allows more than the service takes: startReconcile's {@code id} needs
-     * {@code entity}, which 3.1 could say ({@code dependentRequired}) but its 3.0 rendition could not, short of
-     * splitting the body into variants (its description says it). Only the valid-request check skips them; their invalid requests and
+     * Operations whose request schema allows more than the service takes: startReconcile's {@code entity} is free
+     * text in the document (the service takes the names of the entity types with copies, in any case, so an
+     * enumeration would refuse what it takes), and its {@code id} needs {@code entity}, which 3.1 could say
+     * ({@code dependentRequired}) but its 3.0 rendition could not (the request's description says it). Only the valid-request check skips them; their invalid requests and
      * answers are checked.
      */
     private static final Set<String> KNOWN_NARROWER = Set.of("startReconcile");
