@@ -400,6 +400,45 @@ class DurableWritesIT {
     }
 
     @Test
+    void aDeleteKilledBetweenItsMarkAndItsDeleteLeavesTheEntityWhichIsUsableAgainOnceTheMarkExpires() throws Exception {
+        PackagedApp first = startApp();
+        String team = "t-" + k;
+        String player = "p-" + k;
+        team(first, team, "T");
+        player(first, player);
+        proxy.inject(FaultProxy.Fault.DELAY, 1500); // every DynamoDB answer is late: the delete's steps are far apart
+        CompletableFuture.runAsync(() -> {
+            try {
+                send(first, "DELETE", "/players/" + player, null, null);
+            } catch (Exception e) {
+                // the process is killed under it
+            }
+        }, POOL);
+        waitFor("the delete has marked the player", Duration.ofSeconds(30),
+                () -> item("PLAYER#" + player, "PLAYER") != null && item("PLAYER#" + player, "PLAYER").containsKey("_deleting"));
+        kill(first);
+        proxy.clear();
+        assertThat(item("PLAYER#" + player, "PLAYER")).as("killed between its steps: marked, not deleted").isNotNull();
+
+        PackagedApp second = startApp();
+        String selection = "{\"selectionNumber\":1,\"teamId\":\"" + team + "\",\"playerId\":\"" + player
+                + "\",\"squadRole\":\"batter\",\"isCaptain\":false}";
+        var statuses = new java.util.TreeSet<Integer>();
+        waitFor("the mark expires and the player can be embedded again", Duration.ofSeconds(30), () -> {
+            try {
+                int status = send(second, "POST", "/squads/sq-" + k + "/selections", "application/json", selection).status();
+                statuses.add(status);
+                return status == 201;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(statuses).as("refused as gone while the mark held, then accepted").isSubsetOf(422, 201);
+        assertThat(get(second, "/players/" + player).status()).as("the entity was never deleted").isEqualTo(200);
+        assertThat(get(second, "/squads/sq-" + k + "/selections/1").raw().body()).contains(player);
+    }
+
+    @Test
     void aMatchCreateKilledBetweenTransactionsIsGoneAfterRestartAndCanBeCreatedAgain() throws Exception {
         PackagedApp first = startApp();
         matchFixtures(first);
