@@ -148,7 +148,8 @@ public class CascadeService {
                             return store.write(lift).onFailure().recoverWithNull()
                                     .chain(() -> Uni.createFrom().<Void>failure(stillReferenced));
                         }
-                        return store.write(WriteAction.delete(what, target.key(), Expectation.present(null))
+                        // Still at the If-Match version: a change between the mark and the delete is not deleted.
+                        return store.write(WriteAction.delete(what, target.key(), Expectation.ifMatch(ifMatch))
                                 .and(DeleteMark.heldBy(mark, store.now())));
                     });
         });
