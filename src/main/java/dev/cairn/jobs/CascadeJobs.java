@@ -19,7 +19,6 @@ import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
 import dev.cairn.store.StoreMetrics;
 import io.quarkus.runtime.ShutdownEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -152,11 +151,7 @@ public class CascadeJobs {
             int pageSize = config.jobs().pageSize();
             List<QuerySpec> queries = spec.copies().apply(source.id()).stream().map(q -> q.withLimit(pageSize)).toList();
             Progress at = job.progress();
-            // Between checkpoints the lease is kept alive, so a slow page never looks like a dead owner.
-            var heartbeat = Multi.createFrom().ticks().every(config.jobs().lease().dividedBy(3))
-                    .onItem().transformToUniAndConcatenate(tick -> stopping ? Uni.createFrom().item(true)
-                            : jobs.heartbeat(job).onFailure().recoverWithItem(true))
-                    .subscribe().with(ours -> { }, failure -> { });
+            var heartbeat = jobs.keepAlive(job, () -> stopping);
             return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()),
                     Uni.createFrom().item(true), charge).eventually(heartbeat::cancel);
         }).eventually(() -> running.remove(job.id()));

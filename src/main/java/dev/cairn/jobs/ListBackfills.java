@@ -12,7 +12,6 @@ import dev.cairn.store.AggregateStore;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
 import io.quarkus.runtime.ShutdownEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -93,11 +92,7 @@ public class ListBackfills {
         if (!running.add(job.id())) {
             return Uni.createFrom().nullItem();
         }
-        // Between checkpoints the lease is kept alive, so a slow page never looks like a dead owner.
-        var heartbeat = Multi.createFrom().ticks().every(config.jobs().lease().dividedBy(3))
-                .onItem().transformToUniAndConcatenate(tick -> stopping ? Uni.createFrom().item(true)
-                        : jobs.heartbeat(job).onFailure().recoverWithItem(true))
-                .subscribe().with(ours -> { }, failure -> { });
+        var heartbeat = jobs.keepAlive(job, () -> stopping);
         return pages(job, aggregate, job.progress()).eventually(heartbeat::cancel).eventually(() -> running.remove(job.id()));
     }
 

@@ -169,11 +169,7 @@ public class Reconciles {
         if (!running.add(job.id())) {
             return Uni.createFrom().nullItem();
         }
-        // Between checkpoints the lease is kept alive, so a slow (or paced) page never looks like a dead owner.
-        var heartbeat = Multi.createFrom().ticks().every(config.jobs().lease().dividedBy(3))
-                .onItem().transformToUniAndConcatenate(tick -> stopping ? Uni.createFrom().item(true)
-                        : jobs.heartbeat(job).onFailure().recoverWithItem(true))
-                .subscribe().with(ours -> { }, failure -> { });
+        var heartbeat = jobs.keepAlive(job, () -> stopping);
         var pace = new Pace(System.nanoTime(), scope.rate());
         return pages(job, scope, job.progress(), pace).eventually(heartbeat::cancel)
                 .eventually(() -> running.remove(job.id()));

@@ -7,13 +7,16 @@ import dev.cairn.core.job.JobTable;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import jakarta.enterprise.context.ApplicationScoped;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * Job records: created inside the transaction of the change they follow, found through the runnable index (never
@@ -87,6 +90,17 @@ public class JobStore {
     public Uni<Boolean> heartbeat(Job job) {
         Instant now = store.now();
         return leases.attempt(table.heartbeat(job, settings.owner(), now, now.plus(settings.jobLease())));
+    }
+
+    /**
+     * Renews our lease on {@code job} every third of the lease until cancelled, so a slow (or paced) page never looks
+     * like a dead owner; nothing is renewed while {@code stopping} holds (the job hands over after its page).
+     */
+    public Cancellable keepAlive(Job job, BooleanSupplier stopping) {
+        return Multi.createFrom().ticks().every(settings.jobLease().dividedBy(3))
+                .onItem().transformToUniAndConcatenate(tick -> stopping.getAsBoolean() ? Uni.createFrom().item(true)
+                        : heartbeat(job).onFailure().recoverWithItem(true))
+                .subscribe().with(ours -> { }, failure -> { });
     }
 
     public Uni<Boolean> finish(Job job, State state, Progress progress) {
