@@ -36,36 +36,70 @@ public class MergePatcher {
 
     public static final String JSON_PATCH = "application/json-patch+json";
 
+    /**
+     * How a value is seen as a JSON object and read back from one: a record through Jackson and Bean Validation, a
+     * declared document through its fields' rules. Reading refuses an invalid value with a 400 naming its fields.
+     */
+    public interface Shape<T> {
+        JsonObject toJson(T value);
+
+        T read(JsonObject json);
+    }
+
+    /** A record's shape: its Jackson view, read back by Jackson (unknown fields and wrong types refused) and validated. */
+    public <T> Shape<T> shapeOf(Class<T> type) {
+        return new Shape<>() {
+            public JsonObject toJson(T value) {
+                try {
+                    return Json.createReader(new StringReader(json.writeValueAsString(value))).readObject();
+                } catch (JsonProcessingException e) {
+                    throw new PatchRejected(e);
+                }
+            }
+
+            public T read(JsonObject patched) {
+                try {
+                    return valid(json.readValue(patched.toString(), type));
+                } catch (JsonProcessingException e) {
+                    throw new PatchRejected(e);
+                }
+            }
+        };
+    }
+
     /** Applies a merge patch or, for {@code application/json-patch+json}, an RFC 6902 JSON Patch. */
     public <T> T apply(T current, Class<T> type, String patchBody, Set<String> immutable, String contentType) {
+        return apply(current, shapeOf(type), patchBody, immutable, contentType);
+    }
+
+    public <T> T apply(T current, Shape<T> shape, String patchBody, Set<String> immutable, String contentType) {
         if (contentType != null && contentType.startsWith(JSON_PATCH)) {
-            return applyJsonPatch(current, type, patchBody, immutable);
+            return applyJsonPatch(current, shape, patchBody, immutable);
         }
-        return apply(current, type, patchBody, immutable);
+        return apply(current, shape, patchBody, immutable);
     }
 
     /** Applies an RFC 6902 JSON Patch to the record's JSON view, then reads and validates the result. */
     public <T> T applyJsonPatch(T current, Class<T> type, String patchBody, Set<String> immutable) {
+        return applyJsonPatch(current, shapeOf(type), patchBody, immutable);
+    }
+
+    private <T> T applyJsonPatch(T current, Shape<T> shape, String patchBody, Set<String> immutable) {
         JsonValue patch = parse(patchBody);
         if (patch.getValueType() != JsonValue.ValueType.ARRAY) {
             throw new CairnException(new CairnError.MalformedRequest("a JSON Patch must be a JSON array of operations"));
         }
-        try {
-            JsonObject target = Json.createReader(new StringReader(json.writeValueAsString(current))).readObject();
-            JsonValue patched = limits.applyJsonPatch(target, patch.asJsonArray());
-            for (String field : immutable) {
-                if (!Objects.equals(patched.asJsonObject().get(field), target.get(field))) {
-                    throw Http.invalid(field, "cannot be changed");
-                }
-            }
-            return readValid(patched, type);
-        } catch (JsonProcessingException e) {
-            throw new PatchRejected(e);
+        JsonObject target = shape.toJson(current);
+        JsonValue patched = limits.applyJsonPatch(target, patch.asJsonArray());
+        if (patched.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new CairnException(new CairnError.MalformedRequest("a JSON Patch must leave an object"));
         }
-    }
-
-    private <T> T readValid(JsonValue patched, Class<T> type) throws JsonProcessingException {
-        return valid(json.readValue(patched.toString(), type));
+        for (String field : immutable) {
+            if (!Objects.equals(patched.asJsonObject().get(field), target.get(field))) {
+                throw Http.invalid(field, "cannot be changed");
+            }
+        }
+        return shape.read(patched.asJsonObject());
     }
 
     /** The value itself when Bean Validation accepts it; a 400 naming every violated field otherwise. */
@@ -78,22 +112,23 @@ public class MergePatcher {
     }
 
     public <T> T apply(T current, Class<T> type, String patchBody, Set<String> immutable) {
+        return apply(current, shapeOf(type), patchBody, immutable);
+    }
+
+    public <T> T apply(T current, Shape<T> shape, String patchBody, Set<String> immutable) {
         JsonValue patch = parse(patchBody);
         if (patch.getValueType() != JsonValue.ValueType.OBJECT) {
             throw new CairnException(new CairnError.MalformedRequest("a merge patch must be a JSON object"));
         }
-        try {
-            JsonObject target = Json.createReader(new StringReader(json.writeValueAsString(current))).readObject();
-            for (String field : immutable) {
-                JsonValue requested = patch.asJsonObject().get(field);
-                if (requested != null && !Objects.equals(requested, target.get(field))) {
-                    throw Http.invalid(field, "cannot be changed");
-                }
+        JsonObject target = shape.toJson(current);
+        for (String field : immutable) {
+            JsonValue requested = patch.asJsonObject().get(field);
+            if (requested != null && !Objects.equals(requested, target.get(field))) {
+                throw Http.invalid(field, "cannot be changed");
             }
-            return readValid(limits.checkMerged(target, Json.createMergePatch(patch).apply(target)), type);
-        } catch (JsonProcessingException e) {
-            throw new PatchRejected(e);
         }
+        JsonValue merged = limits.checkMerged(target, Json.createMergePatch(patch).apply(target));
+        return shape.read(merged.asJsonObject());
     }
 
     private static JsonValue parse(String body) {

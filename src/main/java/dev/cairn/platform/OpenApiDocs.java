@@ -1,6 +1,8 @@
 package dev.cairn.platform;
 
 import dev.cairn.core.CairnError;
+import dev.cairn.declared.DeclaredOpenApi;
+import dev.cairn.declared.ModelFiles;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -69,6 +71,8 @@ public class OpenApiDocs implements OASFilter {
         if (openAPI.getComponents() == null) {
             openAPI.setComponents(OASFactory.createComponents());
         }
+        // Declared domains first: their operations then follow the same rules as the hand-written ones.
+        DeclaredOpenApi.addTo(openAPI, ModelFiles.plan(Thread.currentThread().getContextClassLoader()));
         var components = openAPI.getComponents();
         components.addSchema(PROBLEM, problemSchema());
         components.addSchema(JSON_PATCH, jsonPatchSchema());

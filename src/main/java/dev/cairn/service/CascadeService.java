@@ -14,6 +14,7 @@ import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.MergePatcher;
 import dev.cairn.jobs.CascadeJobs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.Caller;
@@ -35,6 +36,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A referenced (source) entity changed with a merge patch, and its copies brought up to date (cascade); and the
@@ -79,6 +82,7 @@ public class CascadeService {
     @Inject JobStore jobStore;
     @Inject CairnConfig config;
     @Inject CallerLimits limits;
+    @Inject MergePatcher patcher;
 
     /**
      * Applies a merge patch to the source through the one read-patch-write cycle ({@link EntityService}: If-Match
@@ -93,6 +97,11 @@ public class CascadeService {
      * writes are charged to that caller as they become known.
      */
     public <T> Uni<Patched<T>> patch(Target<T> target, String body, Long ifMatch, Mode mode, String what) {
+        return patch(target, current -> patcher.apply(current, target.type(), body, Set.of("id")), ifMatch, mode, what);
+    }
+
+    /** As above, for any change of the source (a merge patch, a JSON Patch, a replacement). */
+    public <T> Uni<Patched<T>> patch(Target<T> target, UnaryOperator<T> change, Long ifMatch, Mode mode, String what) {
         String caller = Caller.current().subject();
         IntConsumer charge = limits.chargeTo(caller);
         var job = new AtomicReference<Job>();
@@ -112,8 +121,8 @@ public class CascadeService {
             return written.replaceWith(next);
         };
         return Uni.createFrom().voidItem().invoke(() -> limits.admitCascade(caller))
-                .chain(() -> entities.mergePatch(target.spec(), target.key(), target.type(), body, ifMatch, Set.of("id"),
-                        what, value -> true, (current, patched) -> { }, write))
+                .chain(() -> entities.change(target.spec(), target.key(), change, ifMatch, what, value -> true,
+                        (current, patched) -> { }, write))
                 .chain(stored -> mode == Mode.EVENTUAL ? eventual(stored, job.get(), charge)
                         : Uni.createFrom().item(transactional(stored, report.get())));
     }
@@ -130,26 +139,32 @@ public class CascadeService {
      * expires after {@link #DELETE_HOLD}: the entity stays, as no client was told otherwise.
      */
     public <T> Uni<Void> delete(Target<T> target, Long ifMatch, String what) {
+        return delete(target.key(), ifMatch, what, () -> cascades.findCopies(target.cascade().copies().apply(target.id()),
+                target.spec().type()).map(List::size));
+    }
+
+    /** As above, for an entity that {@code dependents} items depend on (copies, edges, children): refused while any exist. */
+    public Uni<Void> delete(PrimaryKey key, Long ifMatch, String what, Supplier<Uni<Integer>> dependents) {
         return Uni.createFrom().deferred(() -> {
             Instant now = store.now();
             AttributeValue mark = DeleteMark.until(now.plus(DELETE_HOLD));
-            WriteAction marking = WriteAction.updateItem(target.key(), Update.create().set(DeleteMark.ATTRIBUTE, mark),
+            WriteAction marking = WriteAction.updateItem(key, Update.create().set(DeleteMark.ATTRIBUTE, mark),
                     Expectation.ifMatch(ifMatch), DeleteMark.absentOrExpired(now), what);
             return store.write(marking)
-                    .chain(() -> cascades.findCopies(target.cascade().copies().apply(target.id()), target.spec().type()))
+                    .chain(() -> dependents.get())
                     .chain(copies -> {
-                        if (!copies.isEmpty()) {
-                            WriteAction lift = WriteAction.updateItem(target.key(),
+                        if (copies > 0) {
+                            WriteAction lift = WriteAction.updateItem(key,
                                     Update.create().remove(DeleteMark.ATTRIBUTE), Expectation.present(null),
                                     Condition.eq(DeleteMark.ATTRIBUTE, mark), what);
                             var stillReferenced = new CairnException(new CairnError.StillReferenced(
-                                    what + " is still embedded in " + copies.size() + " item(s)", copies.size()));
+                                    what + " is still embedded in " + copies + " item(s)", copies));
                             // The mark is lifted whatever happens to that write: a mark left behind only expires.
                             return store.write(lift).onFailure().recoverWithNull()
                                     .chain(() -> Uni.createFrom().<Void>failure(stillReferenced));
                         }
                         // Still at the If-Match version: a change between the mark and the delete is not deleted.
-                        return store.write(WriteAction.delete(what, target.key(), Expectation.ifMatch(ifMatch))
+                        return store.write(WriteAction.delete(what, key, Expectation.ifMatch(ifMatch))
                                 .and(DeleteMark.heldBy(mark, store.now())));
                     });
         });

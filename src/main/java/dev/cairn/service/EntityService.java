@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The use cases every domain shares: a read that is a 404 when absent, and the read-patch-write cycle of every
@@ -72,12 +73,22 @@ public class EntityService {
     public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
                                          Long ifMatch, Set<String> immutable, String what, Predicate<T> visible,
                                          BiConsumer<T, T> rule, PatchWrite<T> write) {
+        return change(spec, key, current -> patcher.apply(current, type, body, immutable), ifMatch, what, visible, rule, write);
+    }
+
+    /**
+     * The one read-change-write cycle: a strongly consistent read, the If-Match check, {@code change} (a merge patch,
+     * a JSON Patch, a replacement) applied and checked, then {@code write} conditioned on the version read — or no
+     * write when nothing changed.
+     */
+    public <T> Uni<Stored<T>> change(EntitySpec<T> spec, PrimaryKey key, UnaryOperator<T> change, Long ifMatch,
+                                     String what, Predicate<T> visible, BiConsumer<T, T> rule, PatchWrite<T> write) {
         Uni<Stored<T>> attempt = find(spec, key, what).chain(current -> {
             if (!visible.test(current.value())) {
                 return Uni.createFrom().failure(notFound(what));
             }
             Http.requireVersion(what, ifMatch, current.version());
-            T patched = patcher.apply(current.value(), type, body, immutable);
+            T patched = change.apply(current.value());
             rule.accept(current.value(), patched);
             if (patched.equals(current.value())) {
                 return Uni.createFrom().item(current);
@@ -85,6 +96,12 @@ public class EntityService {
             return write.apply(current, patched);
         });
         return againOnConflict(attempt, ifMatch);
+    }
+
+    /** {@link #change} written as a put at the version read. */
+    public <T> Uni<Stored<T>> change(EntitySpec<T> spec, PrimaryKey key, UnaryOperator<T> change, Long ifMatch, String what) {
+        return change(spec, key, change, ifMatch, what, value -> true, (current, patched) -> { },
+                (current, patched) -> store.put(spec, patched, current.version()));
     }
 
     /**

@@ -4,7 +4,8 @@ import dev.cairn.cricket.MatchResource;
 import dev.cairn.cricket.ReferenceResource;
 import dev.cairn.cricket.SquadResource;
 import dev.cairn.jobs.CascadeJobResource;
-import dev.cairn.school.SchoolResource;
+import dev.cairn.declared.DeclaredRoutes;
+import dev.cairn.declared.ModelFiles;
 import dev.cairn.social.SocialResource;
 import dev.cairn.workspace.ProjectResource;
 import dev.cairn.workspace.WorkspaceResource;
@@ -35,7 +36,7 @@ import static org.hamcrest.Matchers.not;
 class OperationsResourceTest {
 
     static final List<Class<?>> RESOURCES = List.of(WorkspaceResource.class, ProjectResource.class,
-            SchoolResource.class, SocialResource.class, ReferenceResource.class, SquadResource.class,
+            SocialResource.class, ReferenceResource.class, SquadResource.class,
             MatchResource.class, AccessPatternResource.class, CascadeJobResource.class);
 
     @Test
@@ -103,9 +104,14 @@ class OperationsResourceTest {
                 .header("X-Request-Id", not(containsString("bad")));
     }
 
-    /** Every route declared by the resource classes, as "METHOD /path" with path parameters as in OpenAPI. */
+    /**
+     * Every route declared by the resource classes and by the model files, as "METHOD /path" with path parameters as
+     * in OpenAPI.
+     */
     static List<String> routes() {
         var routes = new ArrayList<String>();
+        new DeclaredRoutes(ModelFiles.plan(Thread.currentThread().getContextClassLoader())).all()
+                .forEach(route -> routes.add(route.method() + " " + route.template()));
         for (Class<?> resource : RESOURCES) {
             String base = resource.getAnnotation(Path.class).value();
             for (Method method : resource.getDeclaredMethods()) {

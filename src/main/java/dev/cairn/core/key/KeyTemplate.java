@@ -65,6 +65,11 @@ public final class KeyTemplate {
         return fieldCount;
     }
 
+    /** The names of the template's fields, in order. */
+    public List<String> fieldNames() {
+        return segments.stream().filter(Field.class::isInstance).map(segment -> ((Field) segment).name()).toList();
+    }
+
     /** The key for these field values, in template order. */
     public String render(Object... values) {
         if (values.length != fieldCount) {

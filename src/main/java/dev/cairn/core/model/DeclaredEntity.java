@@ -1,0 +1,104 @@
+package dev.cairn.core.model;
+
+import dev.cairn.core.aggregate.CopyVersions;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.expr.SortCondition;
+import dev.cairn.core.key.IndexKey;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.QuerySpec;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A declared entity made ready to serve: the {@link EntitySpec} of its documents (the same spec type hand-written
+ * entities use, so every store and service path is shared), its keys from identity values, and the queries of its
+ * listings.
+ */
+public final class DeclaredEntity {
+
+    private final EntityModel model;
+    private final EntitySpec<Doc> spec;
+
+    DeclaredEntity(EntityModel model) {
+        this.model = model;
+        var builder = EntitySpec.builder(model.name(), new DocCodec(model.fields())).key(this::keyOf);
+        if (model.index() != null) {
+            IndexModel index = model.index();
+            builder.index(index.index(), doc -> IndexKey.of(render(index.pk(), doc), render(index.sk(), doc)));
+        }
+        this.spec = builder.build();
+    }
+
+    public EntityModel model() {
+        return model;
+    }
+
+    public String name() {
+        return model.name();
+    }
+
+    public EntitySpec<Doc> spec() {
+        return spec;
+    }
+
+    public PrimaryKey keyOf(Doc doc) {
+        return PrimaryKey.of(render(model.pk(), doc), render(model.sk(), doc));
+    }
+
+    /** The key of the entity whose identity fields (in {@link EntityModel#identity()} order) have these values. */
+    public PrimaryKey key(List<String> identity) {
+        return keyOf(new Doc(identityValues(identity)));
+    }
+
+    public Map<String, Object> identityValues(List<String> identity) {
+        var values = new LinkedHashMap<String, Object>();
+        for (int i = 0; i < identity.size(); i++) {
+            values.put(model.identity().get(i), identity.get(i));
+        }
+        return values;
+    }
+
+    public String describe(List<String> identity) {
+        return model.describe(identityValues(identity));
+    }
+
+    private static String render(KeyTemplate template, Doc doc) {
+        List<String> names = template.fieldNames();
+        Object[] values = new Object[names.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = doc.get(names.get(i));
+        }
+        return template.render(values);
+    }
+
+    /** A child's or an edge's items in one partition ({@code partitionId} fills the pk), in the declared order. */
+    public QuerySpec partitionQuery(String partitionId, int limit, boolean newestFirst) {
+        var query = QuerySpec.table(model.pk().render(partitionId)).sort(SortCondition.beginsWith(model.sk().prefix()))
+                .limit(limit).consistent();
+        return (newestFirst ? query.descending() : query).build();
+    }
+
+    /** The items indexed under {@code id} (an edge's other end, a ref's target): eventually consistent, as every GSI. */
+    public QuerySpec indexQuery(String id, int limit, boolean newestFirst) {
+        IndexModel index = model.index();
+        var query = QuerySpec.on(index.index(), index.pk().render(id)).sort(SortCondition.beginsWith(index.sk().prefix()))
+                .limit(limit);
+        return (newestFirst ? query.descending() : query).build();
+    }
+
+    /** The {@code _refv} of a write: which version of each referenced entity its copied fields come from. */
+    public Map<String, AttributeValue> copyVersions(Map<String, Long> versionsByRefField) {
+        var copies = new LinkedHashMap<String, Map.Entry<String, Long>>();
+        for (RefModel ref : model.refs()) {
+            Long version = versionsByRefField.get(ref.field());
+            if (version != null) {
+                ref.copies().keySet().forEach(copy -> copies.put(copy, Map.entry(ref.entity(), version)));
+            }
+        }
+        return copies.isEmpty() ? Map.of() : Map.of(CopyVersions.ATTRIBUTE, CopyVersions.of(copies));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.cairn.core.model;
+
+import dev.cairn.core.item.ItemCodec;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The item codec of a declared entity: each field as the attribute of its kind (strings, dates, instants and enums
+ * as S, numbers as N, booleans as BOOL, objects as M, lists as L), absent when null — the same attributes a
+ * hand-written {@link dev.cairn.core.item.RecordCodec} writes for the same fields.
+ */
+public final class DocCodec implements ItemCodec<Doc> {
+
+    private final List<FieldModel> fields;
+    private final Set<String> names;
+
+    public DocCodec(List<FieldModel> fields) {
+        this.fields = List.copyOf(fields);
+        var n = new LinkedHashSet<String>();
+        fields.forEach(f -> n.add(f.name()));
+        this.names = java.util.Collections.unmodifiableSet(n);
+    }
+
+    @Override
+    public Map<String, AttributeValue> encode(Doc value) {
+        return encodeObject(fields, value.values());
+    }
+
+    @Override
+    public Doc decode(Map<String, AttributeValue> attributes) {
+        return new Doc(decodeObject(fields, attributes));
+    }
+
+    @Override
+    public Set<String> fieldNames() {
+        return names;
+    }
+
+    private static Map<String, AttributeValue> encodeObject(List<FieldModel> fields, Map<String, Object> values) {
+        var item = new LinkedHashMap<String, AttributeValue>(fields.size() * 2);
+        for (FieldModel field : fields) {
+            Object value = values.get(field.name());
+            if (value != null) {
+                item.put(field.name(), encode(field, value));
+            }
+        }
+        return item;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static AttributeValue encode(FieldModel field, Object value) {
+        return switch (field.kind()) {
+            case INTEGER, NUMBER -> AttributeValue.fromN(value instanceof BigDecimal d ? d.toPlainString() : value.toString());
+            case BOOLEAN -> AttributeValue.fromBool((Boolean) value);
+            case OBJECT -> AttributeValue.fromM(encodeObject(field.fields(), (Map<String, Object>) value));
+            case LIST -> {
+                var out = new ArrayList<AttributeValue>();
+                ((List<Object>) value).forEach(element -> out.add(encode(field.items(), element)));
+                yield AttributeValue.fromL(out);
+            }
+            default -> AttributeValue.fromS(value.toString());
+        };
+    }
+
+    private static Map<String, Object> decodeObject(List<FieldModel> fields, Map<String, AttributeValue> attributes) {
+        var out = new LinkedHashMap<String, Object>();
+        for (FieldModel field : fields) {
+            AttributeValue value = attributes.get(field.name());
+            if (value != null && !Boolean.TRUE.equals(value.nul())) {
+                out.put(field.name(), decode(field, value));
+            }
+        }
+        return out;
+    }
+
+    private static Object decode(FieldModel field, AttributeValue value) {
+        return switch (field.kind()) {
+            case INTEGER, NUMBER -> FieldRules.canonical(new BigDecimal(value.n()).stripTrailingZeros());
+            case BOOLEAN -> value.bool();
+            case OBJECT -> decodeObject(field.fields(), value.m());
+            case LIST -> {
+                var out = new ArrayList<Object>();
+                value.l().forEach(element -> out.add(decode(field.items(), element)));
+                yield out;
+            }
+            default -> value.s();
+        };
+    }
+}

@@ -1,0 +1,67 @@
+package dev.cairn.core.model;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * One declared field: its kind and constraints, as a model file states them. A required string must also be
+ * non-blank; an {@code id} is a required string of 1 to 128 characters without control characters, as every id in
+ * Cairn. {@code serverSet} fields (ids a server generates, copied display fields, parent ids from the path) are
+ * answered but never taken from a body.
+ */
+public record FieldModel(String name, Kind kind, boolean required, Integer minLength, Integer maxLength,
+                         BigDecimal min, BigDecimal max, String pattern, List<String> values, List<FieldModel> fields,
+                         FieldModel items, String defaultValue, String description, boolean serverSet, int line) {
+
+    public enum Kind {
+        ID("id"), STRING("string"), INTEGER("integer"), NUMBER("number"), BOOLEAN("boolean"), DATE("date"),
+        INSTANT("instant"), ENUM("enum"), OBJECT("object"), LIST("list");
+
+        private final String word;
+
+        Kind(String word) {
+            this.word = word;
+        }
+
+        public String word() {
+            return word;
+        }
+
+        public static Kind of(String word) {
+            for (Kind kind : values()) {
+                if (kind.word.equals(word)) {
+                    return kind;
+                }
+            }
+            return null;
+        }
+    }
+
+    public FieldModel {
+        values = values == null ? null : List.copyOf(values);
+        fields = fields == null ? null : List.copyOf(fields);
+    }
+
+    /** A server-set string field (a copy of another entity's field, or an id taken from the path). */
+    public static FieldModel serverString(String name, int line) {
+        return new FieldModel(name, Kind.STRING, false, null, null, null, null, null, null, null, null, null, null, true, line);
+    }
+
+    public FieldModel asServerSet() {
+        return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, fields, items,
+                defaultValue, description, true, line);
+    }
+
+    public FieldModel optional() {
+        return new FieldModel(name, kind, false, minLength, maxLength, min, max, pattern, values, fields, items,
+                defaultValue, description, serverSet, line);
+    }
+
+    /** The kinds stored as a DynamoDB string. */
+    public boolean isText() {
+        return switch (kind) {
+            case ID, STRING, DATE, INSTANT, ENUM -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,744 @@
+package dev.cairn.core.model;
+
+import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.model.FieldModel.Kind;
+import dev.cairn.core.model.OperationModel.Op;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Reads one model file (YAML) into a {@link DomainModel}, checking everything that can be checked without a table:
+ * known keys only, key templates whose fields exist, paths whose parameters fill the entity's identity, refs to
+ * declared entities and fields, valid constraints and demo items that satisfy them. The first problem stops the
+ * read with a {@link ModelException} naming the file, the line and the field.
+ */
+public final class ModelReader {
+
+    /** Entity keys kept for the entity features to come, so a file that uses one says so instead of "unknown". */
+    static final Set<String> RESERVED = Set.of("unique", "timestamps", "softDelete", "history", "ttl", "migrations");
+
+    private static final Pattern PATH = Pattern.compile("(/([a-z][a-z0-9-]*|\\{[a-zA-Z][a-zA-Z0-9]*}))+");
+    private static final Pattern NAME = Pattern.compile("[A-Z][A-Za-z0-9]*");
+    private static final Pattern FIELD = Pattern.compile("[a-z][A-Za-z0-9]*");
+
+    private final String file;
+
+    private ModelReader(String file) {
+        this.file = file;
+    }
+
+    public static DomainModel read(String file, String yaml) {
+        return new ModelReader(file).domain(yaml);
+    }
+
+    // --- the YAML tree, with positions ----------------------------------------------------------------------------
+
+    /** A node and where it is: the dotted path of keys that leads to it. */
+    private record At(Node node, String where) {
+        int line() {
+            return node.getStartMark().getLine() + 1;
+        }
+    }
+
+    private ModelException fail(At at, String message) {
+        return new ModelException(file, at.line(), at.where(), message);
+    }
+
+    private Map<String, At> map(At at, Set<String> allowed) {
+        if (!(at.node() instanceof MappingNode mapping)) {
+            throw fail(at, "must be a mapping (key: value lines)");
+        }
+        var out = new LinkedHashMap<String, At>();
+        for (NodeTuple tuple : mapping.getValue()) {
+            At keyAt = new At(tuple.getKeyNode(), at.where());
+            if (!(tuple.getKeyNode() instanceof ScalarNode key)) {
+                throw fail(keyAt, "keys must be plain words");
+            }
+            String name = key.getValue();
+            At value = new At(tuple.getValueNode(), at.where().isEmpty() ? name : at.where() + "." + name);
+            if (allowed != null && !allowed.contains(name)) {
+                if (RESERVED.contains(name)) {
+                    throw fail(value, "'" + name + "' is reserved for a coming entity feature and not supported yet");
+                }
+                throw fail(value, "unknown key '" + name + "' (expected one of " + String.join(", ", allowed) + ")");
+            }
+            if (out.put(name, value) != null) {
+                throw fail(value, "'" + name + "' appears twice");
+            }
+        }
+        return out;
+    }
+
+    private String text(At at) {
+        if (!(at.node() instanceof ScalarNode scalar)) {
+            throw fail(at, "must be a single value");
+        }
+        return scalar.getValue();
+    }
+
+    private String text(Map<String, At> map, String key, At owner) {
+        At at = map.get(key);
+        if (at == null) {
+            throw fail(owner, "'" + key + "' is required");
+        }
+        return text(at);
+    }
+
+    private String optionalText(Map<String, At> map, String key, String otherwise) {
+        At at = map.get(key);
+        return at == null ? otherwise : text(at);
+    }
+
+    private boolean bool(Map<String, At> map, String key) {
+        At at = map.get(key);
+        if (at == null) {
+            return false;
+        }
+        String value = text(at);
+        if (!value.equals("true") && !value.equals("false")) {
+            throw fail(at, "must be true or false");
+        }
+        return value.equals("true");
+    }
+
+    private BigDecimal number(Map<String, At> map, String key) {
+        At at = map.get(key);
+        if (at == null) {
+            return null;
+        }
+        try {
+            return new BigDecimal(text(at));
+        } catch (NumberFormatException e) {
+            throw fail(at, "must be a number");
+        }
+    }
+
+    private Integer count(Map<String, At> map, String key) {
+        BigDecimal value = number(map, key);
+        if (value == null) {
+            return null;
+        }
+        if (value.signum() < 0 || value.stripTrailingZeros().scale() > 0 || value.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+            throw fail(map.get(key), "must be a whole number from 0");
+        }
+        return value.intValueExact();
+    }
+
+    private KeyTemplate template(At at) {
+        try {
+            return KeyTemplate.of(text(at));
+        } catch (IllegalArgumentException e) {
+            throw fail(at, e.getMessage());
+        }
+    }
+
+    // --- the file -----------------------------------------------------------------------------------------------
+
+    private DomainModel domain(String yaml) {
+        Node root;
+        try {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(yaml));
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() == null ? 1 : e.getProblemMark().getLine() + 1;
+            throw new ModelException(file, line, "", "not valid YAML: " + e.getProblem());
+        }
+        if (root == null) {
+            throw new ModelException(file, 1, "", "the file is empty");
+        }
+        At top = new At(root, "");
+        var keys = map(top, Set.of("domain", "description", "entities", "edges", "views", "demo"));
+        String name = text(keys, "domain", top);
+        var entities = new LinkedHashMap<String, EntityModel>();
+        var pending = new LinkedHashMap<String, At>();
+        if (keys.containsKey("entities")) {
+            pending.putAll(map(keys.get("entities"), null));
+        }
+        var edges = keys.containsKey("edges") ? map(keys.get("edges"), null) : Map.<String, At>of();
+        for (var entry : pending.entrySet()) {
+            requireName(entry.getKey(), entry.getValue(), entities, edges);
+        }
+        for (var entry : edges.entrySet()) {
+            requireName(entry.getKey(), entry.getValue(), Map.of(), pending);
+        }
+        // Stand-alone entities first, so children, refs and edges can see what they point at.
+        var declared = new LinkedHashMap<String, Map<String, At>>();
+        pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
+                "parent", "refs", "index", "operations", "list", "describe"))));
+        var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
+        declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
+        declared.forEach((entityName, map) -> entities.put(entityName,
+                entity(entityName, pending.get(entityName), map, fieldsByEntity)));
+        edges.forEach((edgeName, at) -> entities.put(edgeName, edge(edgeName, at, fieldsByEntity)));
+        if (entities.isEmpty()) {
+            throw fail(top, "declares no entities");
+        }
+        var views = new ArrayList<ViewModel>();
+        if (keys.containsKey("views")) {
+            map(keys.get("views"), null).forEach((viewName, at) -> views.add(view(viewName, at, entities)));
+        }
+        var demo = new ArrayList<DomainModel.DemoItem>();
+        if (keys.containsKey("demo")) {
+            map(keys.get("demo"), null).forEach((entityName, at) -> demo.addAll(demo(entityName, at, entities)));
+        }
+        checkRoutes(entities, views, top);
+        return new DomainModel(file, name, optionalText(keys, "description", ""), entities, views, demo);
+    }
+
+    private void requireName(String name, At at, Map<String, ?> taken, Map<String, ?> others) {
+        if (!NAME.matcher(name).matches()) {
+            throw fail(at, "an entity name starts with a capital letter and has only letters and digits");
+        }
+        if (others.containsKey(name)) {
+            throw fail(at, "'" + name + "' is declared twice");
+        }
+    }
+
+    // --- fields -------------------------------------------------------------------------------------------------
+
+    private static final Set<String> FIELD_KEYS = Set.of("type", "required", "minLength", "maxLength", "min", "max",
+            "pattern", "values", "fields", "items", "default", "description");
+
+    private List<FieldModel> fields(At at) {
+        var out = new ArrayList<FieldModel>();
+        if (at == null) {
+            return out;
+        }
+        map(at, null).forEach((name, fieldAt) -> out.add(field(name, fieldAt)));
+        return out;
+    }
+
+    private FieldModel field(String name, At at) {
+        if (!FIELD.matcher(name).matches()) {
+            throw fail(at, "a field name starts with a lower-case letter and has only letters and digits");
+        }
+        if (at.node() instanceof ScalarNode) {
+            return kindOnly(name, at, text(at));
+        }
+        var map = map(at, FIELD_KEYS);
+        String word = text(map, "type", at);
+        Kind kind = Kind.of(word);
+        if (kind == null) {
+            throw fail(map.get("type"), "unknown type '" + word + "' (expected one of " + kinds() + ")");
+        }
+        Integer minLength = count(map, "minLength");
+        Integer maxLength = count(map, "maxLength");
+        BigDecimal min = number(map, "min");
+        BigDecimal max = number(map, "max");
+        String pattern = optionalText(map, "pattern", null);
+        if (pattern != null) {
+            try {
+                Pattern.compile(pattern);
+            } catch (PatternSyntaxException e) {
+                throw fail(map.get("pattern"), "not a valid regular expression: " + e.getDescription());
+            }
+        }
+        onlyFor(map, "minLength", kind, Kind.STRING, Kind.LIST);
+        onlyFor(map, "maxLength", kind, Kind.STRING, Kind.LIST);
+        onlyFor(map, "pattern", kind, Kind.STRING);
+        onlyFor(map, "min", kind, Kind.INTEGER, Kind.NUMBER);
+        onlyFor(map, "max", kind, Kind.INTEGER, Kind.NUMBER);
+        onlyFor(map, "values", kind, Kind.ENUM);
+        onlyFor(map, "fields", kind, Kind.OBJECT);
+        onlyFor(map, "items", kind, Kind.LIST);
+        if (minLength != null && maxLength != null && minLength > maxLength) {
+            throw fail(map.get("minLength"), "minLength is above maxLength");
+        }
+        if (min != null && max != null && min.compareTo(max) > 0) {
+            throw fail(map.get("min"), "min is above max");
+        }
+        List<String> values = null;
+        if (kind == Kind.ENUM) {
+            At valuesAt = map.get("values");
+            if (valuesAt == null || !(valuesAt.node() instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+                throw fail(valuesAt == null ? at : valuesAt, "an enum lists its values: values: [a, b]");
+            }
+            values = seq.getValue().stream().map(n -> text(new At(n, valuesAt.where()))).toList();
+        }
+        List<FieldModel> nested = null;
+        if (kind == Kind.OBJECT) {
+            if (!map.containsKey("fields")) {
+                throw fail(at, "an object declares its fields");
+            }
+            nested = fields(map.get("fields"));
+        }
+        FieldModel items = null;
+        if (kind == Kind.LIST) {
+            if (!map.containsKey("items")) {
+                throw fail(at, "a list declares its items: items: string, or items: {type: object, fields: ...}");
+            }
+            items = field("items", map.get("items"));
+        }
+        String defaultValue = optionalText(map, "default", null);
+        if (defaultValue != null && !(kind == Kind.DATE && defaultValue.equals("today") || kind == Kind.INSTANT && defaultValue.equals("now")
+                || kind.equals(Kind.STRING) || kind == Kind.ENUM && values.contains(defaultValue)
+                || kind == Kind.BOOLEAN || kind == Kind.INTEGER || kind == Kind.NUMBER)) {
+            throw fail(map.get("default"), "not a default a " + kind.word() + " can have");
+        }
+        boolean required = bool(map, "required") || kind == Kind.ID;
+        return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, nested, items,
+                defaultValue, optionalText(map, "description", null), false, at.line());
+    }
+
+    private FieldModel kindOnly(String name, At at, String word) {
+        Kind kind = Kind.of(word);
+        if (kind == null || kind == Kind.ENUM || kind == Kind.OBJECT || kind == Kind.LIST) {
+            throw fail(at, "unknown type '" + word + "' (a field is one of " + kinds()
+                    + "; enum, object and list take a mapping: {type: enum, values: [...]})");
+        }
+        return new FieldModel(name, kind, kind == Kind.ID, null, null, null, null, null, null, null, null, null, null,
+                false, at.line());
+    }
+
+    private void onlyFor(Map<String, At> map, String key, Kind kind, Kind... kinds) {
+        if (map.containsKey(key) && !List.of(kinds).contains(kind)) {
+            throw fail(map.get(key), "'" + key + "' does not apply to a " + kind.word());
+        }
+    }
+
+    private static String kinds() {
+        var words = new ArrayList<String>();
+        for (Kind kind : Kind.values()) {
+            words.add(kind.word());
+        }
+        return String.join(", ", words);
+    }
+
+    // --- entities -----------------------------------------------------------------------------------------------
+
+    private EntityModel entity(String name, At at, Map<String, At> map, Map<String, List<FieldModel>> declaredFields) {
+        var key = map(required(map, "key", at), Set.of("pk", "sk"));
+        KeyTemplate pk = template(required(key, "pk", map.get("key")));
+        KeyTemplate sk = template(required(key, "sk", map.get("key")));
+        String path = path(required(map, "path", at));
+        var fields = new ArrayList<>(declaredFields.get(name));
+        var identity = new ArrayList<String>();
+        RefModel parent = null;
+        if (map.containsKey("parent")) {
+            var parentMap = map(map.get("parent"), Set.of("entity", "id"));
+            String parentEntity = text(parentMap, "entity", map.get("parent"));
+            String parentId = text(parentMap, "id", map.get("parent"));
+            if (!declaredFields.containsKey(parentEntity) || parentEntity.equals(name)) {
+                throw fail(parentMap.get("entity"), "no entity '" + parentEntity + "' to be the parent");
+            }
+            parent = new RefModel(parentId, parentEntity, Map.of(), map.get("parent").line());
+            identity.add(parentId);
+            addServerField(fields, parentId, map.get("parent"));
+        }
+        // The entity's own id: the key's last field that is not the parent's.
+        var keyFields = new ArrayList<String>(pk.fieldNames());
+        keyFields.addAll(sk.fieldNames());
+        String own = null;
+        for (String field : keyFields) {
+            if (!identity.contains(field)) {
+                if (own != null) {
+                    throw fail(map.get("key"), "the key has two id fields, '" + own + "' and '" + field + "': a child names its parent");
+                }
+                own = field;
+            }
+        }
+        if (own == null) {
+            throw fail(map.get("key"), "the key has no field of its own (e.g. pk: \"" + name.toUpperCase(Locale.ROOT) + "#{id}\")");
+        }
+        identity.add(own);
+        boolean generated = false;
+        if (map.containsKey("generate")) {
+            String how = text(map.get("generate"));
+            if (!how.equals("time-ordered")) {
+                throw fail(map.get("generate"), "only 'time-ordered' ids are generated");
+            }
+            generated = true;
+            addServerField(fields, own, map.get("generate"));
+        } else if (fields.stream().noneMatch(f -> f.name().equals(identity.get(identity.size() - 1)))) {
+            fields.add(0, new FieldModel(own, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, false, at.line()));
+        }
+        identityFirst(fields, identity);
+        if (parent != null && !pk.fieldNames().equals(List.of(parent.field()))) {
+            throw fail(map.get("key"), "a child lives in its parent's partition: pk has exactly the field '" + parent.field() + "'");
+        }
+        var refs = new ArrayList<RefModel>();
+        if (map.containsKey("refs")) {
+            map(map.get("refs"), null).forEach((field, refAt) -> {
+                var refMap = map(refAt, Set.of("entity", "copy"));
+                String target = text(refMap, "entity", refAt);
+                if (!declaredFields.containsKey(target)) {
+                    throw fail(refMap.get("entity"), "no entity '" + target + "' to refer to");
+                }
+                var copies = copies(refMap.get("copy"), target, declaredFields, fields);
+                if (fields.stream().noneMatch(f -> f.name().equals(field))) {
+                    fields.add(new FieldModel(field, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, false, refAt.line()));
+                }
+                refs.add(new RefModel(field, target, copies, refAt.line()));
+            });
+        }
+        checkTemplateFields(pk, fields, map.get("key"));
+        checkTemplateFields(sk, fields, map.get("key"));
+        checkPathFits(path, identity, map.get("path"));
+        IndexModel index = map.containsKey("index") ? index(map.get("index"), fields) : null;
+        ListModel list = map.containsKey("list") ? list(map.get("list"), 1) : null;
+        if (list != null && parent == null) {
+            throw fail(map.get("list"), "only a child is listed under its parent (declare 'parent')");
+        }
+        var operations = operations(map.get("operations"), name, List.of(Op.CREATE, Op.GET, Op.PUT, Op.PATCH, Op.DELETE));
+        String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
+        return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, index, operations,
+                list, describe, null, null, at.line());
+    }
+
+    private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {
+        var map = map(at, Set.of("from", "to", "key", "inverse", "path", "fields", "describe", "input", "operations", "lists"));
+        var fields = new ArrayList<FieldModel>();
+        var refs = new ArrayList<RefModel>();
+        var identity = new ArrayList<String>();
+        for (String end : List.of("from", "to")) {
+            At endAt = required(map, end, at);
+            var endMap = map(endAt, Set.of("entity", "id", "copy"));
+            String target = text(endMap, "entity", endAt);
+            if (!declaredFields.containsKey(target)) {
+                throw fail(endMap.get("entity"), "no entity '" + target + "' at this end");
+            }
+            String id = text(endMap, "id", endAt);
+            identity.add(id);
+            addServerField(fields, id, endAt);
+            refs.add(new RefModel(id, target, Map.of(), endAt.line()));
+        }
+        fields.addAll(fields(map.get("fields")));
+        identityFirst(fields, identity);
+        // Copies after the edge's own fields, as the edge's item shows them.
+        for (int i = 0; i < 2; i++) {
+            At endAt = map.get(i == 0 ? "from" : "to");
+            var endMap = map(endAt, Set.of("entity", "id", "copy"));
+            var copies = copies(endMap.get("copy"), refs.get(i).entity(), declaredFields, fields);
+            refs.set(i, new RefModel(refs.get(i).field(), refs.get(i).entity(), copies, endAt.line()));
+        }
+        var key = map(required(map, "key", at), Set.of("pk", "sk"));
+        KeyTemplate pk = template(required(key, "pk", map.get("key")));
+        KeyTemplate sk = template(required(key, "sk", map.get("key")));
+        checkTemplateFields(pk, fields, map.get("key"));
+        checkTemplateFields(sk, fields, map.get("key"));
+        if (!pk.fieldNames().equals(List.of(identity.get(0)))) {
+            throw fail(map.get("key"), "an edge lives in its 'from' end's partition: pk has exactly the field '" + identity.get(0) + "'");
+        }
+        String path = path(required(map, "path", at));
+        checkPathFits(path, identity, map.get("path"));
+        IndexModel index = null;
+        if (map.containsKey("inverse")) {
+            index = index(map.get("inverse"), fields);
+        }
+        ListModel fromList = null;
+        if (map.containsKey("lists")) {
+            var lists = map(map.get("lists"), Set.of("from", "to"));
+            if (lists.containsKey("from")) {
+                fromList = list(lists.get("from"), 1);
+            }
+            if (lists.containsKey("to")) {
+                if (index == null) {
+                    throw fail(lists.get("to"), "the 'to' end lists its edges through the inverse index: declare 'inverse'");
+                }
+                index = new IndexModel(index.index(), index.pk(), index.sk(), list(lists.get("to"), 1));
+            }
+        }
+        String inputSchema = null;
+        String inputDescription = null;
+        if (map.containsKey("input")) {
+            var input = map(map.get("input"), Set.of("schema", "description"));
+            inputSchema = text(input, "schema", map.get("input"));
+            inputDescription = optionalText(input, "description", null);
+        }
+        var operations = operations(map.get("operations"), name, List.of(Op.PUT, Op.GET, Op.PATCH, Op.DELETE));
+        if (operations.containsKey(Op.CREATE)) {
+            throw fail(map.get("operations"), "an edge is created by a PUT of its path (both ids are in it): use 'put'");
+        }
+        String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " of {" + identity.get(0)
+                + "} and {" + identity.get(1) + "}");
+        return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, index, operations,
+                fromList, describe, inputSchema, inputDescription, at.line());
+    }
+
+    private At required(Map<String, At> map, String key, At owner) {
+        At at = map.get(key);
+        if (at == null) {
+            throw fail(owner, "'" + key + "' is required");
+        }
+        return at;
+    }
+
+    /** Identity fields lead, in identity order: the item reads as its path does. */
+    private static void identityFirst(List<FieldModel> fields, List<String> identity) {
+        var lead = new ArrayList<FieldModel>();
+        for (String id : identity) {
+            fields.stream().filter(f -> f.name().equals(id)).findFirst().ifPresent(lead::add);
+        }
+        fields.removeAll(lead);
+        fields.addAll(0, lead);
+    }
+
+    private void addServerField(List<FieldModel> fields, String name, At at) {
+        fields.removeIf(f -> f.name().equals(name));
+        fields.add(0, new FieldModel(name, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, true, at.line()));
+    }
+
+    private Map<String, String> copies(At at, String target, Map<String, List<FieldModel>> declaredFields,
+                                       List<FieldModel> fields) {
+        var copies = new LinkedHashMap<String, String>();
+        if (at == null) {
+            return copies;
+        }
+        map(at, null).forEach((field, sourceAt) -> {
+            String source = text(sourceAt);
+            FieldModel sourceField = declaredFields.get(target).stream().filter(f -> f.name().equals(source)).findFirst()
+                    .orElseThrow(() -> fail(sourceAt, "'" + target + "' has no field '" + source + "' to copy"));
+            if (!FIELD.matcher(field).matches() || fields.stream().anyMatch(f -> f.name().equals(field))) {
+                throw fail(sourceAt, "'" + field + "' is not a free field name for a copy");
+            }
+            fields.add(new FieldModel(field, sourceField.kind() == Kind.ID ? Kind.STRING : sourceField.kind(), false,
+                    null, null, null, null, null, sourceField.values(), sourceField.fields(), sourceField.items(), null,
+                    null, true, sourceAt.line()));
+            copies.put(field, source);
+        });
+        return copies;
+    }
+
+    private IndexModel index(At at, List<FieldModel> fields) {
+        var map = map(at, Set.of("index", "pk", "sk", "list"));
+        String name = text(map, "index", at);
+        Index index = Index.globalIndexes().stream().filter(i -> i.indexName().equals(name)).findFirst()
+                .orElseThrow(() -> fail(map.get("index"), "no index '" + name + "' in the table (gsi1 to gsi4)"));
+        KeyTemplate pk = template(required(map, "pk", at));
+        KeyTemplate sk = template(required(map, "sk", at));
+        checkTemplateFields(pk, fields, at);
+        checkTemplateFields(sk, fields, at);
+        if (pk.fieldCount() != 1) {
+            throw fail(map.get("pk"), "an index partition key names exactly one field");
+        }
+        return new IndexModel(index, pk, sk, map.containsKey("list") ? list(map.get("list"), 1) : null);
+    }
+
+    private ListModel list(At at, int parameters) {
+        var map = map(at, Set.of("path", "id", "summary", "label", "order"));
+        String path = path(required(map, "path", at));
+        if (parameterCount(path) != parameters) {
+            throw fail(map.get("path"), "a listing path has exactly " + parameters + " parameter (the partition's id)");
+        }
+        String order = optionalText(map, "order", "oldest-first");
+        if (!order.equals("oldest-first") && !order.equals("newest-first")) {
+            throw fail(map.get("order"), "order is oldest-first or newest-first");
+        }
+        return new ListModel(path, optionalText(map, "id", null), optionalText(map, "summary", null),
+                optionalText(map, "label", null), order.equals("newest-first"), at.line());
+    }
+
+    private Map<Op, OperationModel> operations(At at, String entity, List<Op> all) {
+        var out = new EnumMap<Op, OperationModel>(Op.class);
+        if (at == null) {
+            all.forEach(op -> out.put(op, operation(op, entity, Map.of())));
+            return out;
+        }
+        map(at, null).forEach((word, opAt) -> {
+            Op op = Op.of(word);
+            if (op == null) {
+                throw fail(opAt, "unknown operation '" + word + "' (create, get, put, patch, delete)");
+            }
+            if (opAt.node() instanceof ScalarNode) {
+                out.put(op, operation(op, entity, Map.of("summary", text(opAt))));
+            } else {
+                var opMap = map(opAt, Set.of("id", "summary", "answer", "label"));
+                var values = new LinkedHashMap<String, String>();
+                opMap.forEach((k, v) -> values.put(k, text(v)));
+                out.put(op, operation(op, entity, values));
+            }
+        });
+        return out;
+    }
+
+    private static OperationModel operation(Op op, String entity, Map<String, String> values) {
+        String article = "AEIOU".indexOf(entity.charAt(0)) >= 0 ? "an " : "a ";
+        String lower = entity.toLowerCase(Locale.ROOT);
+        String id = switch (op) {
+            case CREATE -> "create" + entity;
+            case GET -> "get" + entity;
+            case PUT -> "put" + entity;
+            case PATCH -> "patch" + entity;
+            case DELETE -> "delete" + entity;
+        };
+        String summary = switch (op) {
+            case CREATE -> "Create " + article + lower;
+            case GET -> "Read " + article + lower;
+            case PUT -> "Create or replace " + article + lower;
+            case PATCH -> "Change " + article + lower;
+            case DELETE -> "Delete " + article + lower;
+        };
+        return new OperationModel(op, values.getOrDefault("id", id), values.getOrDefault("summary", summary),
+                values.get("answer"), values.getOrDefault("label", op == Op.GET ? entity + " by id" : null));
+    }
+
+    private String path(At at) {
+        String path = text(at);
+        if (!PATH.matcher(path).matches()) {
+            throw fail(at, "a path is /segments of lower-case words or {parameters}, e.g. /students/{sid}");
+        }
+        return path;
+    }
+
+    private static int parameterCount(String path) {
+        return (int) path.chars().filter(c -> c == '{').count();
+    }
+
+    private void checkPathFits(String path, List<String> identity, At at) {
+        if (parameterCount(path) != identity.size()) {
+            throw fail(at, "the path has " + parameterCount(path) + " parameter(s) but the entity is identified by "
+                    + identity.size() + " (" + String.join(", ", identity) + ")");
+        }
+        if (!path.endsWith("}")) {
+            throw fail(at, "an item path ends with the entity's id parameter");
+        }
+    }
+
+    private void checkTemplateFields(KeyTemplate template, List<FieldModel> fields, At at) {
+        for (String field : template.fieldNames()) {
+            var declared = fields.stream().filter(f -> f.name().equals(field)).findFirst();
+            if (declared.isEmpty()) {
+                throw fail(at, "the key template " + template.pattern() + " names '" + field + "', which is not a field");
+            }
+            if (!declared.get().required() && !declared.get().serverSet()) {
+                throw fail(at, "the key template " + template.pattern() + " names '" + field + "', which must be required");
+            }
+        }
+    }
+
+    // --- views, demo items, routes ------------------------------------------------------------------------------
+
+    private ViewModel view(String name, At at, Map<String, EntityModel> entities) {
+        var map = map(at, Set.of("root", "path", "include", "id", "summary", "label"));
+        String root = text(map, "root", at);
+        EntityModel rootEntity = entities.get(root);
+        if (rootEntity == null || rootEntity.edge() || rootEntity.parent() != null) {
+            throw fail(map.get("root"), "the root is a stand-alone entity of this file");
+        }
+        String path = path(required(map, "path", at));
+        if (parameterCount(path) != 1) {
+            throw fail(map.get("path"), "a view's path has exactly 1 parameter (the root's id)");
+        }
+        var include = new LinkedHashMap<String, String>();
+        map(required(map, "include", at), null).forEach((member, memberAt) -> {
+            String entity = text(memberAt);
+            EntityModel found = entities.get(entity);
+            if (found == null || !sharesKey(found, rootEntity)) {
+                throw fail(memberAt, "'" + entity + "' is neither in " + root + "'s partition nor indexed under its key");
+            }
+            include.put(member, entity);
+        });
+        return new ViewModel(name, path, root, include, optionalText(map, "id", "get" + name),
+                optionalText(map, "summary", "Read " + name), optionalText(map, "label", name), at.line());
+    }
+
+    /** In the root's partition (a child or an edge from it), or indexed under the root's partition key. */
+    public static boolean sharesKey(EntityModel member, EntityModel root) {
+        boolean samePartition = member.pk().fieldCount() == 1 && root.pk().fieldCount() == 1
+                && member.pk().prefix().equals(root.pk().prefix()) && !member.name().equals(root.name());
+        boolean indexed = member.index() != null && member.index().pk().prefix().equals(root.pk().prefix());
+        return samePartition || indexed;
+    }
+
+    private List<DomainModel.DemoItem> demo(String entity, At at, Map<String, EntityModel> entities) {
+        EntityModel model = entities.get(entity);
+        if (model == null) {
+            throw fail(at, "no entity '" + entity + "' to give demo items");
+        }
+        if (!(at.node() instanceof SequenceNode seq)) {
+            throw fail(at, "demo items are a list: - {field: value, ...}");
+        }
+        var out = new ArrayList<DomainModel.DemoItem>();
+        for (Node node : seq.getValue()) {
+            At item = new At(node, at.where());
+            var values = new LinkedHashMap<String, Object>();
+            map(item, null).forEach((field, valueAt) -> values.put(field, plain(valueAt)));
+            var problems = FieldRules.check(model.fields(), values, true);
+            if (!problems.isEmpty()) {
+                throw fail(item, "demo item: " + problems.get(0).field() + " " + problems.get(0).message());
+            }
+            out.add(new DomainModel.DemoItem(entity, values, item.line()));
+        }
+        return out;
+    }
+
+    /** A YAML value as JSON would give it: strings, numbers, booleans, lists and maps. */
+    private Object plain(At at) {
+        if (at.node() instanceof ScalarNode scalar) {
+            String tag = scalar.getTag().getValue();
+            if (tag.endsWith(":int") || tag.endsWith(":float")) {
+                return new BigDecimal(scalar.getValue().replace("_", ""));
+            }
+            if (tag.endsWith(":bool")) {
+                return Boolean.valueOf(scalar.getValue());
+            }
+            if (tag.endsWith(":null")) {
+                return null;
+            }
+            return scalar.getValue();
+        }
+        if (at.node() instanceof SequenceNode seq) {
+            var out = new ArrayList<Object>();
+            seq.getValue().forEach(n -> out.add(plain(new At(n, at.where()))));
+            return out;
+        }
+        var out = new LinkedHashMap<String, Object>();
+        map(at, null).forEach((k, v) -> out.put(k, plain(v)));
+        return out;
+    }
+
+    /** Two routes with the same method and shape would be ambiguous: refused with both places named. */
+    private void checkRoutes(Map<String, EntityModel> entities, List<ViewModel> views, At top) {
+        var seen = new LinkedHashMap<String, String>();
+        BiFunction<String, String, String> shape = (method, path) -> method + " " + path.replaceAll("\\{[^}]+}", "{}");
+        var routes = new ArrayList<String[]>();
+        for (EntityModel e : entities.values()) {
+            for (Op op : e.operations().keySet()) {
+                String method = switch (op) {
+                    case CREATE -> "POST";
+                    case GET -> "GET";
+                    case PUT -> "PUT";
+                    case PATCH -> "PATCH";
+                    case DELETE -> "DELETE";
+                };
+                routes.add(new String[]{shape.apply(method, op == Op.CREATE ? e.collectionPath() : e.path()), e.name()});
+            }
+            if (e.list() != null) {
+                routes.add(new String[]{shape.apply("GET", e.list().path()), e.name()});
+            }
+            if (e.index() != null && e.index().list() != null) {
+                routes.add(new String[]{shape.apply("GET", e.index().list().path()), e.name()});
+            }
+        }
+        views.forEach(v -> routes.add(new String[]{shape.apply("GET", v.path()), v.name()}));
+        var names = new LinkedHashSet<String>();
+        for (String[] route : routes) {
+            String before = seen.putIfAbsent(route[0], route[1]);
+            if (before != null) {
+                throw fail(top, "two routes " + route[0] + " (" + before + " and " + route[1] + ")");
+            }
+            names.add(route[0]);
+        }
+    }
+}

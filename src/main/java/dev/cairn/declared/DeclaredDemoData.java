@@ -1,0 +1,33 @@
+package dev.cairn.declared;
+
+import dev.cairn.core.model.DomainModel;
+import dev.cairn.platform.DemoData;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The demo items declared beside each model ({@code demo:}), written in file order through the same create path as
+ * a request (refs checked, copied fields filled from the referenced items).
+ */
+@ApplicationScoped
+public class DeclaredDemoData implements DemoData {
+
+    private final DeclaredModels models;
+    private final DeclaredService service;
+
+    public DeclaredDemoData(DeclaredModels models, DeclaredService service) {
+        this.models = models;
+        this.service = service;
+    }
+
+    @Override
+    public Uni<Void> seed() {
+        Uni<?> chain = Uni.createFrom().voidItem();
+        for (DomainModel domain : models.plan().domains()) {
+            for (DomainModel.DemoItem item : domain.demo()) {
+                chain = chain.chain(() -> service.insert(models.plan().entity(item.entity()), models.demoDoc(item)));
+            }
+        }
+        return chain.replaceWithVoid();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.cairn.declared;
+
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.model.DeclaredEntity;
+import dev.cairn.core.model.Doc;
+import dev.cairn.core.model.DomainModel;
+import dev.cairn.core.model.DomainPlan;
+import dev.cairn.core.model.EntityModel;
+import dev.cairn.core.model.OperationModel.Op;
+import dev.cairn.core.model.ViewModel;
+import dev.cairn.core.query.AccessPattern;
+import dev.cairn.platform.AccessPatterns;
+import dev.cairn.platform.Http;
+import io.quarkus.runtime.Startup;
+import jakarta.inject.Singleton;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The declared domains: every model file on the class path, read once at start (a broken file stops the start with
+ * its file, line and field), served by {@link DeclaredResource}, and known to the rest of Cairn as one more
+ * {@link AccessPatterns}: its access patterns, console partitions and cascades sit beside the hand-written ones.
+ */
+@Singleton
+@Startup
+public class DeclaredModels implements AccessPatterns {
+
+    private final DomainPlan plan;
+    private final DeclaredRoutes routes;
+
+    public DeclaredModels() {
+        this.plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
+        this.routes = new DeclaredRoutes(plan);
+    }
+
+    public DomainPlan plan() {
+        return plan;
+    }
+
+    public DeclaredRoutes routes() {
+        return routes;
+    }
+
+    @Override
+    public List<AccessPattern> accessPatterns(String table) {
+        var out = new ArrayList<AccessPattern>();
+        for (DomainModel domain : plan.domains()) {
+            for (EntityModel model : domain.entities().values()) {
+                DeclaredEntity entity = plan.entity(model.name());
+                List<String> example = example(domain, model);
+                if (model.serves(Op.GET)) {
+                    out.add(AccessPattern.getItem(model.operation(Op.GET).label(), "GET " + model.path(), table,
+                            entity.key(example)));
+                }
+                if (model.list() != null) {
+                    out.add(AccessPattern.query(label(model.list().label(), model.list().summary()), "GET " + model.list().path(),
+                            table, entity.partitionQuery(example.get(0), Http.DEFAULT_LIMIT, model.list().newestFirst())));
+                }
+                if (model.index() != null && model.index().list() != null) {
+                    String indexed = exampleOf(domain, model, model.index().pk().fieldNames().get(0));
+                    out.add(AccessPattern.query(label(model.index().list().label(), model.index().list().summary()),
+                            "GET " + model.index().list().path(), table,
+                            entity.indexQuery(indexed, Http.DEFAULT_LIMIT, model.index().list().newestFirst())));
+                }
+            }
+            for (ViewModel view : domain.views()) {
+                EntityModel root = domain.entity(view.root());
+                out.add(AccessPattern.getItem(view.label(), "GET " + view.path(), table,
+                        plan.entity(root.name()).key(example(domain, root))));
+            }
+        }
+        return out;
+    }
+
+    private static String label(String label, String summary) {
+        return label != null ? label : summary;
+    }
+
+    /** The identity of the entity's first demo item, so every pattern shows a request that finds something. */
+    private static List<String> example(DomainModel domain, EntityModel model) {
+        var values = new ArrayList<String>();
+        for (String field : model.identity()) {
+            values.add(exampleOf(domain, model, field));
+        }
+        return values;
+    }
+
+    private static String exampleOf(DomainModel domain, EntityModel model, String field) {
+        return domain.demo().stream().filter(d -> d.entity().equals(model.name()) && d.values().get(field) != null)
+                .map(d -> d.values().get(field).toString()).findFirst().orElse("example");
+    }
+
+    @Override
+    public Map<String, KeyTemplate> partitions() {
+        var out = new LinkedHashMap<String, KeyTemplate>();
+        for (DeclaredEntity entity : plan.entities()) {
+            EntityModel model = entity.model();
+            if (model.parent() == null && !model.edge()) {
+                out.put(model.name().toLowerCase(Locale.ROOT), model.pk());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<CascadeSpec> cascades() {
+        return List.copyOf(plan.cascades());
+    }
+
+    @Override
+    public List<Aggregate> aggregates() {
+        return List.of();
+    }
+
+    /** A demo item as a document of its entity (server-set fields allowed: demo items name their ids). */
+    Doc demoDoc(DomainModel.DemoItem item) {
+        EntityModel model = plan.entity(item.entity()).model();
+        return new Doc(DocJson.valid(model.fields(), item.values(), true));
+    }
+}

@@ -1,0 +1,330 @@
+package dev.cairn.declared;
+
+import dev.cairn.core.model.DomainModel;
+import dev.cairn.core.model.DomainPlan;
+import dev.cairn.core.model.EntityModel;
+import dev.cairn.core.model.FieldModel;
+import dev.cairn.core.model.ListModel;
+import dev.cairn.core.model.OperationModel;
+import dev.cairn.core.model.OperationModel.Op;
+import dev.cairn.core.model.ViewModel;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.MergePatcher;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.media.Content;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.tags.Tag;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The declared operations in the OpenAPI document, as the resource scanner would describe hand-written ones: the
+ * operationId and summary, path, query and header parameters, the request body's schema and the success answer's.
+ * {@link dev.cairn.platform.OpenApiDocs} then adds what follows from each operation's shape (statuses, problems,
+ * headers, merge-patch schemas), by the same rules as for every other operation. Field constraints become schema
+ * constraints as Bean Validation's annotations would: required strings non-blank ({@code pattern: \S}), ids
+ * 1 to 128 characters without control characters, lengths, ranges, patterns and enum values.
+ */
+public final class DeclaredOpenApi {
+
+    private static final String REF = "#/components/schemas/";
+    private static final String CASCADE_REPORT = "CascadeReport";
+    private static final String IMMUTABLE = "x-immutable";
+    private static final String LOCAL_DATE = "LocalDate";
+    private static final String INSTANT = "Instant";
+    private static final BigDecimal INT_MIN = BigDecimal.valueOf(Integer.MIN_VALUE);
+    private static final BigDecimal INT_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
+
+    private DeclaredOpenApi() {
+    }
+
+    /** Adds every declared domain's operations, schemas and tag. */
+    public static void addTo(OpenAPI openAPI, DomainPlan plan) {
+        if (openAPI.getComponents() == null) {
+            openAPI.setComponents(OASFactory.createComponents());
+        }
+        if (openAPI.getPaths() == null) {
+            openAPI.setPaths(OASFactory.createPaths());
+        }
+        // The scanner's schemas of java.time types, which declared dates and instants refer to.
+        var schemas = openAPI.getComponents();
+        if (schemas.getSchemas() == null || !schemas.getSchemas().containsKey(LOCAL_DATE)) {
+            schemas.addSchema(LOCAL_DATE, string().format("date").examples(List.of("2022-03-10")));
+        }
+        if (!schemas.getSchemas().containsKey(INSTANT)) {
+            schemas.addSchema(INSTANT, string().format("date-time").examples(List.of("2022-03-10T16:15:50Z")));
+        }
+        for (DomainModel domain : plan.domains()) {
+            addTag(openAPI, domain);
+            for (EntityModel entity : domain.entities().values()) {
+                addEntity(openAPI, domain, entity, plan.cascade(entity.name()) != null);
+            }
+            for (ViewModel view : domain.views()) {
+                addView(openAPI, domain, view);
+            }
+        }
+    }
+
+    private static void addTag(OpenAPI openAPI, DomainModel domain) {
+        if (openAPI.getTags() != null && openAPI.getTags().stream().anyMatch(t -> t.getName().equals(domain.name()))) {
+            return;
+        }
+        openAPI.addTag(OASFactory.createTag().name(domain.name()).description(domain.description()));
+        var tags = new ArrayList<>(openAPI.getTags());
+        tags.sort(Comparator.comparing(Tag::getName));
+        openAPI.setTags(tags);
+    }
+
+    private static void addEntity(OpenAPI openAPI, DomainModel domain, EntityModel entity, boolean cascades) {
+        var schemas = openAPI.getComponents();
+        schemas.addSchema(entity.name(), objectSchema(entity.fields(), false));
+        boolean separateInput = entity.fields().stream().anyMatch(FieldModel::serverSet);
+        String input = entity.name();
+        if (separateInput) {
+            input = entity.inputSchema() != null ? entity.inputSchema() : entity.name() + "Input";
+            Schema inputSchema = objectSchema(entity.fields(), true);
+            inputSchema.description(entity.inputDescription() != null ? entity.inputDescription()
+                    : "The body that creates " + article(entity.name()) + " " + entity.name().toLowerCase(java.util.Locale.ROOT));
+            schemas.addSchema(input, inputSchema);
+        }
+        String answer = entity.name();
+        String changed = cascades ? CASCADE_REPORT : answer;
+        for (var entry : entity.operations().entrySet()) {
+            OperationModel op = entry.getValue();
+            Operation operation = operation(domain, op);
+            switch (entry.getKey()) {
+                case CREATE -> {
+                    pathParameters(operation, entity.collectionPath());
+                    operation.requestBody(OASFactory.createRequestBody().required(true).content(json(input)));
+                    operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", answer)));
+                    pathItem(openAPI, entity.collectionPath()).setPOST(operation);
+                }
+                case GET -> {
+                    pathParameters(operation, entity.path());
+                    operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", answer)));
+                    pathItem(openAPI, entity.path()).setGET(operation);
+                }
+                case PUT -> {
+                    pathParameters(operation, entity.path());
+                    if (entity.edge()) {
+                        operation.requestBody(OASFactory.createRequestBody().required(false).content(json(input)));
+                        operation.responses(OASFactory.createAPIResponses().addAPIResponse("201",
+                                ok(op.answer() != null ? op.answer() : "Created", answer)));
+                    } else {
+                        changeParameters(operation, cascades);
+                        operation.requestBody(OASFactory.createRequestBody().required(true).content(json(input)));
+                        operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", changed)));
+                    }
+                    pathItem(openAPI, entity.path()).setPUT(operation);
+                }
+                case PATCH -> {
+                    pathParameters(operation, entity.path());
+                    changeParameters(operation, cascades);
+                    Content body = OASFactory.createContent();
+                    for (String type : List.of("application/json", Http.MERGE_PATCH_JSON, MergePatcher.JSON_PATCH)) {
+                        body.addMediaType(type, OASFactory.createMediaType().schema(ref(answer)));
+                    }
+                    operation.requestBody(OASFactory.createRequestBody().required(true).content(body));
+                    operation.addExtension(IMMUTABLE, String.join(",", entity.immutable()));
+                    operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", changed)));
+                    pathItem(openAPI, entity.path()).setPATCH(operation);
+                }
+                case DELETE -> {
+                    pathParameters(operation, entity.path());
+                    operation.addParameter(ifMatch());
+                    operation.responses(OASFactory.createAPIResponses().addAPIResponse("204",
+                            OASFactory.createAPIResponse().description("No Content")));
+                    pathItem(openAPI, entity.path()).setDELETE(operation);
+                }
+            }
+            sortParameters(operation);
+        }
+        if (entity.list() != null) {
+            addList(openAPI, domain, entity, entity.list());
+        }
+        if (entity.index() != null && entity.index().list() != null) {
+            addList(openAPI, domain, entity, entity.index().list());
+        }
+    }
+
+    private static void addList(OpenAPI openAPI, DomainModel domain, EntityModel entity, ListModel list) {
+        String page = entity.name() + "Page";
+        if (!openAPI.getComponents().getSchemas().containsKey(page)) {
+            openAPI.getComponents().addSchema(page, OASFactory.createSchema().addType(SchemaType.OBJECT)
+                    .addProperty("items", OASFactory.createSchema().addType(SchemaType.ARRAY).items(ref(entity.name())))
+                    .addProperty("next", OASFactory.createSchema().addType(SchemaType.STRING)));
+        }
+        Operation operation = OASFactory.createOperation()
+                .operationId(list.operationId() != null ? list.operationId() : "list" + entity.name())
+                .summary(list.summary() != null ? list.summary() : "List " + entity.name())
+                .tags(List.of(domain.name()));
+        pathParameters(operation, list.path());
+        operation.addParameter(query("cursor")).addParameter(query("limit"));
+        operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", page)));
+        sortParameters(operation);
+        pathItem(openAPI, list.path()).setGET(operation);
+    }
+
+    private static void addView(OpenAPI openAPI, DomainModel domain, ViewModel view) {
+        Schema schema = OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description(view.root() + " with the first page of each of its members");
+        Schema root = openAPI.getComponents().getSchemas().get(view.root());
+        root.getProperties().forEach(schema::addProperty);
+        var required = new ArrayList<String>(root.getRequired() == null ? List.of() : root.getRequired());
+        view.include().forEach((member, entity) -> {
+            schema.addProperty(member, ref(entity + "Page"));
+            required.add(member);
+        });
+        schema.required(required);
+        openAPI.getComponents().addSchema(view.name(), schema);
+        for (String entity : view.include().values()) {
+            String page = entity + "Page";
+            if (!openAPI.getComponents().getSchemas().containsKey(page)) {
+                openAPI.getComponents().addSchema(page, OASFactory.createSchema().addType(SchemaType.OBJECT)
+                        .addProperty("items", OASFactory.createSchema().addType(SchemaType.ARRAY).items(ref(entity)))
+                        .addProperty("next", OASFactory.createSchema().addType(SchemaType.STRING)));
+            }
+        }
+        Operation operation = OASFactory.createOperation().operationId(view.operationId()).summary(view.summary())
+                .tags(List.of(domain.name()));
+        pathParameters(operation, view.path());
+        operation.addParameter(query("limit"));
+        operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", view.name())));
+        sortParameters(operation);
+        pathItem(openAPI, view.path()).setGET(operation);
+    }
+
+    // --- schemas ------------------------------------------------------------------------------------------------
+
+    private static Schema objectSchema(List<FieldModel> fields, boolean inputOnly) {
+        Schema schema = OASFactory.createSchema().addType(SchemaType.OBJECT);
+        var required = new ArrayList<String>();
+        for (FieldModel field : fields) {
+            if (inputOnly && field.serverSet()) {
+                continue;
+            }
+            schema.addProperty(field.name(), fieldSchema(field));
+            if (field.required() && !field.serverSet()) {
+                required.add(field.name());
+            }
+        }
+        if (!required.isEmpty()) {
+            schema.required(required);
+        }
+        return schema;
+    }
+
+    private static Schema fieldSchema(FieldModel field) {
+        Schema schema = switch (field.kind()) {
+            case ID -> field.serverSet() ? string()
+                    : string().maxLength(Http.MAX_ID_LENGTH).pattern("^[^\\x00-\\x1F\\x7F-\\x9F]*$");
+            case STRING -> {
+                Schema s = string();
+                if (field.pattern() != null) {
+                    s.pattern(field.pattern());
+                } else if (field.required() && !field.serverSet()) {
+                    s.pattern("\\S");
+                }
+                yield s.minLength(field.minLength()).maxLength(field.maxLength());
+            }
+            case INTEGER -> {
+                boolean int32 = field.min() != null && field.max() != null
+                        && field.min().compareTo(INT_MIN) >= 0 && field.max().compareTo(INT_MAX) <= 0;
+                yield OASFactory.createSchema().addType(SchemaType.INTEGER).format(int32 ? "int32" : "int64")
+                        .minimum(field.min()).maximum(field.max());
+            }
+            case NUMBER -> OASFactory.createSchema().addType(SchemaType.NUMBER).minimum(field.min()).maximum(field.max());
+            case BOOLEAN -> OASFactory.createSchema().addType(SchemaType.BOOLEAN);
+            case DATE -> ref(LOCAL_DATE);
+            case INSTANT -> ref(INSTANT);
+            case ENUM -> string().enumeration(new ArrayList<>(field.values()));
+            case OBJECT -> objectSchema(field.fields(), false).additionalPropertiesBoolean(Boolean.FALSE);
+            case LIST -> OASFactory.createSchema().addType(SchemaType.ARRAY).items(fieldSchema(field.items()))
+                    .minItems(field.minLength()).maxItems(field.maxLength());
+        };
+        if (field.description() != null) {
+            schema.description(field.description());
+        }
+        return schema;
+    }
+
+    private static Schema string() {
+        return OASFactory.createSchema().addType(SchemaType.STRING);
+    }
+
+    private static Schema ref(String name) {
+        return OASFactory.createSchema().ref(REF + name);
+    }
+
+    // --- operations ---------------------------------------------------------------------------------------------
+
+    private static Operation operation(DomainModel domain, OperationModel op) {
+        return OASFactory.createOperation().operationId(op.operationId()).summary(op.summary()).tags(List.of(domain.name()));
+    }
+
+    private static PathItem pathItem(OpenAPI openAPI, String path) {
+        PathItem item = openAPI.getPaths().getPathItem(path);
+        if (item == null) {
+            item = OASFactory.createPathItem();
+            openAPI.getPaths().addPathItem(path, item);
+        }
+        return item;
+    }
+
+    private static void pathParameters(Operation operation, String path) {
+        for (String segment : path.substring(1).split("/")) {
+            if (segment.startsWith("{")) {
+                operation.addParameter(OASFactory.createParameter().name(segment.substring(1, segment.length() - 1))
+                        .in(Parameter.In.PATH).required(true).schema(string()));
+            }
+        }
+    }
+
+    private static void changeParameters(Operation operation, boolean cascades) {
+        if (cascades) {
+            operation.addParameter(query("cascade"));
+        }
+        operation.addParameter(ifMatch());
+    }
+
+    private static Parameter ifMatch() {
+        return OASFactory.createParameter().name("If-Match").in(Parameter.In.HEADER).schema(string());
+    }
+
+    private static Parameter query(String name) {
+        return OASFactory.createParameter().name(name).in(Parameter.In.QUERY).schema(string());
+    }
+
+    /** As the resource scanner orders them: path, query, header; by name within each. */
+    private static void sortParameters(Operation operation) {
+        if (operation.getParameters() == null) {
+            return;
+        }
+        var order = Map.of(Parameter.In.PATH, 0, Parameter.In.QUERY, 1, Parameter.In.HEADER, 2, Parameter.In.COOKIE, 3);
+        var sorted = new ArrayList<>(operation.getParameters());
+        sorted.sort(Comparator.<Parameter>comparingInt(p -> order.get(p.getIn())).thenComparing(Parameter::getName));
+        operation.setParameters(sorted);
+    }
+
+    private static APIResponse ok(String description, String schema) {
+        return OASFactory.createAPIResponse().description(description).content(json(schema));
+    }
+
+    private static Content json(String schema) {
+        return OASFactory.createContent().addMediaType("application/json", OASFactory.createMediaType().schema(ref(schema)));
+    }
+
+    private static String article(String name) {
+        return "AEIOU".indexOf(name.charAt(0)) >= 0 ? "an" : "a";
+    }
+}

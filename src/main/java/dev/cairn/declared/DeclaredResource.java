@@ -1,0 +1,155 @@
+package dev.cairn.declared;
+
+import dev.cairn.declared.DeclaredRoutes.Action;
+import dev.cairn.declared.DeclaredRoutes.Match;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.Responses;
+import dev.cairn.service.CascadeService.Mode;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.impl.HttpServerRequestInternal;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.PathSegment;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestQuery;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * Serves every declared route (see {@link DeclaredRoutes}): one method per HTTP method, each one Uni chain from the
+ * matched route to its use case in {@link DeclaredService}. Hand-written routes win over these (their paths have
+ * literal segments), a path no model declares is a 404 and a declared path with another method a 405 with
+ * {@code Allow}. The operations are documented from the models ({@link DeclaredOpenApi}), so this class is hidden.
+ */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class DeclaredResource {
+
+    /** Where quarkus-rest keeps the route template the HTTP metrics are tagged with. */
+    private static final String URL_PATH_TEMPLATE = "UrlPathTemplate";
+
+    @Inject DeclaredModels models;
+    @Inject DeclaredService service;
+
+    @POST
+    @Path("{path: .+}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
+    public Uni<RestResponse<Object>> post(@Context UriInfo uri, @Context RoutingContext context, String body) {
+        Match match = match("POST", uri, context);
+        var entity = match.route().entity();
+        return service.create(entity, ids(match), body)
+                .map(stored -> Responses.created(uri, stored.value().text(entity.model().idField()), stored,
+                        (Object) service.view(entity, stored.value())));
+    }
+
+    @GET
+    @Path("{path: .+}")
+    @Operation(hidden = true)
+    public Uni<RestResponse<Object>> get(@Context UriInfo uri, @Context RoutingContext context,
+                                         @RestQuery String limit, @RestQuery String cursor) {
+        Match match = match("GET", uri, context);
+        var route = match.route();
+        var entity = route.entity();
+        List<String> ids = ids(match);
+        return switch (route.action()) {
+            case GET -> service.get(entity, ids).map(stored -> Responses.ok(stored, service.view(entity, stored.value())));
+            case LIST_PARTITION -> service.listPartition(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
+                    .map(RestResponse::ok);
+            case LIST_INDEX -> service.listIndex(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
+                    .map(RestResponse::ok);
+            case VIEW -> service.view(route.view(), ids.get(0), Http.limit(limit))
+                    .map(view -> Responses.ok(view.root(), (Object) view.body()));
+            default -> throw new IllegalStateException(route.action() + " is not a GET");
+        };
+    }
+
+    @PUT
+    @Path("{path: .+}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
+    public Uni<RestResponse<Object>> put(@Context UriInfo uri, @Context RoutingContext context,
+                                         @RestHeader("If-Match") String ifMatch, @RestQuery String cascade, String body) {
+        Match match = match("PUT", uri, context);
+        var entity = match.route().entity();
+        if (match.route().action() == Action.PUT_EDGE) {
+            return service.create(entity, ids(match), body).map(stored -> Responses.created(uri.getAbsolutePath(), stored,
+                    (Object) service.view(entity, stored.value())));
+        }
+        return service.replace(entity, ids(match), body, Http.ifMatch(ifMatch), Mode.of(cascade)).map(this::changed);
+    }
+
+    @PATCH
+    @Path("{path: .+}")
+    @Consumes({Http.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON, MergePatcher.JSON_PATCH})
+    @Operation(hidden = true)
+    public Uni<RestResponse<Object>> patch(@Context UriInfo uri, @Context RoutingContext context,
+                                           @RestHeader("If-Match") String ifMatch, @RestQuery String cascade,
+                                           @Context HttpHeaders headers, String body) {
+        Match match = match("PATCH", uri, context);
+        String contentType = headers.getMediaType() == null ? null : headers.getMediaType().toString();
+        return service.patch(match.route().entity(), ids(match), body, contentType, Http.ifMatch(ifMatch), Mode.of(cascade))
+                .map(this::changed);
+    }
+
+    @DELETE
+    @Path("{path: .+}")
+    // 204 has no body: whatever the client accepts, it can take that (errors are problem+json anyway)
+    @Produces(MediaType.WILDCARD)
+    @Operation(hidden = true)
+    public Uni<RestResponse<Void>> delete(@Context UriInfo uri, @Context RoutingContext context,
+                                          @RestHeader("If-Match") String ifMatch) {
+        Match match = match("DELETE", uri, context);
+        return service.delete(match.route().entity(), ids(match), Http.ifMatch(ifMatch)).map(deleted -> Responses.noContent());
+    }
+
+    private RestResponse<Object> changed(DeclaredService.Changed changed) {
+        var entity = changed.entity();
+        if (changed.cascaded() == null) {
+            return Responses.ok(changed.stored(), service.view(entity, changed.stored().value()));
+        }
+        return Responses.cascaded(changed.stored(), service.cascadedBody(entity, changed.cascaded()),
+                changed.cascaded().runningJob());
+    }
+
+    /** The declared route of this request, its template recorded for the HTTP metrics; 404 or 405 otherwise. */
+    private Match match(String method, UriInfo uri, RoutingContext context) {
+        List<String> parts = uri.getPathSegments(true).stream().map(PathSegment::getPath).toList();
+        var allowed = new LinkedHashSet<String>();
+        Match match = models.routes().match(method, parts, allowed).orElseThrow(() -> allowed.isEmpty()
+                ? new NotFoundException()
+                : new NotAllowedException(Response.status(Response.Status.METHOD_NOT_ALLOWED)
+                .header(HttpHeaders.ALLOW, String.join(", ", allowed)).build()));
+        ((HttpServerRequestInternal) context.request()).context().putLocal(URL_PATH_TEMPLATE, match.route().template());
+        return match;
+    }
+
+    /** The path's ids, each checked as every id in Cairn (1 to 128 characters, no control characters). */
+    private static List<String> ids(Match match) {
+        List<String> names = match.route().parameters();
+        var out = new java.util.ArrayList<String>();
+        for (int i = 0; i < names.size(); i++) {
+            out.add(Http.id(names.get(i), match.values().get(i)));
+        }
+        return out;
+    }
+}

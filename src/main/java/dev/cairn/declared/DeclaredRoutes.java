@@ -1,0 +1,117 @@
+package dev.cairn.declared;
+
+import dev.cairn.core.model.DeclaredEntity;
+import dev.cairn.core.model.DomainPlan;
+import dev.cairn.core.model.EntityModel;
+import dev.cairn.core.model.ListModel;
+import dev.cairn.core.model.OperationModel.Op;
+import dev.cairn.core.model.ViewModel;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Every declared operation as a route (method and path template), matched against a request's path. */
+public final class DeclaredRoutes {
+
+    /** What a route does. */
+    public enum Action { CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, VIEW }
+
+    /** One route: the entity (or the view) it serves; {@code list} for the listings. */
+    public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
+                        ViewModel view, String[] segments) {
+
+        /** The parameter names of the template, in order. */
+        public List<String> parameters() {
+            var names = new ArrayList<String>();
+            for (String segment : segments) {
+                if (segment.startsWith("{")) {
+                    names.add(segment.substring(1, segment.length() - 1));
+                }
+            }
+            return names;
+        }
+    }
+
+    /** A matched route and the values of its parameters, in order. */
+    public record Match(Route route, List<String> values) {
+    }
+
+    private final List<Route> routes;
+
+    public DeclaredRoutes(DomainPlan plan) {
+        var out = new ArrayList<Route>();
+        for (DeclaredEntity entity : plan.entities()) {
+            EntityModel model = entity.model();
+            for (Op op : model.operations().keySet()) {
+                switch (op) {
+                    case CREATE -> out.add(route("POST", model.collectionPath(), Action.CREATE, entity, null, null));
+                    case GET -> out.add(route("GET", model.path(), Action.GET, entity, null, null));
+                    case PUT -> out.add(route("PUT", model.path(), model.edge() ? Action.PUT_EDGE : Action.REPLACE, entity, null, null));
+                    case PATCH -> out.add(route("PATCH", model.path(), Action.PATCH, entity, null, null));
+                    case DELETE -> out.add(route("DELETE", model.path(), Action.DELETE, entity, null, null));
+                }
+            }
+            if (model.list() != null) {
+                out.add(route("GET", model.list().path(), Action.LIST_PARTITION, entity, model.list(), null));
+            }
+            if (model.index() != null && model.index().list() != null) {
+                out.add(route("GET", model.index().list().path(), Action.LIST_INDEX, entity, model.index().list(), null));
+            }
+        }
+        for (var domain : plan.domains()) {
+            for (ViewModel view : domain.views()) {
+                out.add(route("GET", view.path(), Action.VIEW, plan.entity(view.root()), null, view));
+            }
+        }
+        this.routes = List.copyOf(out);
+    }
+
+    private static Route route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
+                               ViewModel view) {
+        return new Route(method, template, action, entity, list, view, template.substring(1).split("/"));
+    }
+
+    public List<Route> all() {
+        return routes;
+    }
+
+    /** The route of this method and path; empty when none has the path, or {@code allowed} lists the methods that do. */
+    public Optional<Match> match(String method, List<String> parts, Set<String> allowed) {
+        for (Route route : routes) {
+            List<String> values = values(route, parts);
+            if (values != null) {
+                if (route.method().equals(method)) {
+                    return Optional.of(new Match(route, values));
+                }
+                allowed.add(route.method());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The methods declared on the path; empty when the path is not declared at all. */
+    public Set<String> methodsOn(List<String> parts) {
+        var allowed = new LinkedHashSet<String>();
+        match("", parts, allowed);
+        return allowed;
+    }
+
+    private static List<String> values(Route route, List<String> parts) {
+        if (parts.size() != route.segments().length) {
+            return null;
+        }
+        var values = new ArrayList<String>();
+        for (int i = 0; i < parts.size(); i++) {
+            String segment = route.segments()[i];
+            if (segment.startsWith("{")) {
+                values.add(parts.get(i));
+            } else if (!segment.equals(parts.get(i))) {
+                return null;
+            }
+        }
+        return values;
+    }
+}

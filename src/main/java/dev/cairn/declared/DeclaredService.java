@@ -1,0 +1,306 @@
+package dev.cairn.declared;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TimeOrderedIds;
+import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.entity.DeleteMark;
+import dev.cairn.core.entity.Stored;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.model.DeclaredEntity;
+import dev.cairn.core.model.Doc;
+import dev.cairn.core.model.DomainPlan;
+import dev.cairn.core.model.EntityModel;
+import dev.cairn.core.model.FieldModel;
+import dev.cairn.core.model.RefModel;
+import dev.cairn.core.model.ViewModel;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.core.write.TransactionPlan;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.platform.MergePatcher;
+import dev.cairn.service.CascadeService;
+import dev.cairn.service.CascadeService.Mode;
+import dev.cairn.service.CascadeService.Patched;
+import dev.cairn.service.EntityService;
+import dev.cairn.store.EntityStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The use cases of every declared entity, on the same stores and services the hand-written domains use:
+ * <ul>
+ *   <li>create: refs checked in the write's own transaction — existence for a parent or a plain ref (1 call); for a
+ *       ref whose fields are copied, ONE consistent BatchGetItem of the referenced entities, then the put with one
+ *       source guard per copied entity (2 calls), run again if a source changed meanwhile;</li>
+ *   <li>read, merge patch, JSON Patch and replacement through the one read-change-write cycle (If-Match, retries);
+ *       an entity others copy from changes through its cascade (eventual or transactional);</li>
+ *   <li>delete: plain, or — when edges, children or copies depend on the entity — marked, checked and deleted
+ *       only while nothing depends on it;</li>
+ *   <li>listings: one Query of a partition or of an index, a page at a time.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class DeclaredService {
+
+    @Inject EntityStore store;
+    @Inject EntityService entities;
+    @Inject CascadeService cascades;
+    @Inject MergePatcher patcher;
+    @Inject TimeOrderedIds ids;
+    @Inject DeclaredModels models;
+
+    /** A changed entity: the stored document, and the cascade's answer when it has copies. */
+    public record Changed(DeclaredEntity entity, Stored<Doc> stored, Patched<Doc> cascaded) {
+    }
+
+    /** A view's answer: its body, and the root as stored (its version is the ETag). */
+    public record View(Stored<Doc> root, Map<String, Object> body) {
+    }
+
+    // --- create ---------------------------------------------------------------------------------------------------
+
+    /**
+     * Creates from a request: a POST to the collection (the body names the id, or it is generated, a child's parent
+     * id comes from the path) or a PUT of an edge's path (both ids from the path; the body is optional).
+     */
+    public Uni<Stored<Doc>> create(DeclaredEntity entity, List<String> pathIds, String body) {
+        EntityModel model = entity.model();
+        var values = new LinkedHashMap<>(DocJson.valid(model.fields(), DocJson.object(body, model.edge()), false));
+        List<String> fromPath = model.edge() ? model.identity() : model.identity().subList(0, pathIds.size());
+        for (int i = 0; i < fromPath.size(); i++) {
+            values.put(fromPath.get(i), pathIds.get(i));
+        }
+        if (model.generatedId()) {
+            values.put(model.idField(), ids.next());
+        }
+        defaults(model.fields(), values);
+        return insert(entity, new Doc(ordered(model, values)));
+    }
+
+    /** Writes a new document with its refs checked (and their fields copied) in the same transaction. */
+    public Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc) {
+        EntityModel model = entity.model();
+        var refs = new ArrayList<RefModel>();
+        if (model.parent() != null) {
+            refs.add(model.parent());
+        }
+        refs.addAll(model.refs());
+        if (refs.isEmpty()) {
+            return store.create(entity.spec(), doc);
+        }
+        boolean copies = refs.stream().anyMatch(r -> !r.copies().isEmpty());
+        if (!copies) {
+            Instant now = store.now();
+            var actions = new ArrayList<WriteAction>();
+            refs.forEach(ref -> actions.add(existenceCheck(ref, doc, now)));
+            actions.add(WriteAction.create(entity.spec(), doc, now));
+            return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now));
+        }
+        List<PrimaryKey> keys = refs.stream().map(ref -> target(ref).key(List.of(doc.text(ref.field())))).toList();
+        return entities.againOnCollision(store.batchGet(keys, true).chain(found -> {
+            Instant read = store.now();
+            var values = new LinkedHashMap<>(doc.values());
+            var versions = new LinkedHashMap<String, Long>();
+            var actions = new ArrayList<WriteAction>();
+            for (int i = 0; i < refs.size(); i++) {
+                RefModel ref = refs.get(i);
+                DeclaredEntity target = target(ref);
+                String id = doc.text(ref.field());
+                Map<String, AttributeValue> item = found.get(i);
+                if (item == null || DeleteMark.live(item, read)) {
+                    throw EntityService.notFound(target.describe(List.of(id)));
+                }
+                Stored<Doc> source = target.spec().fromItem(item);
+                if (ref.copies().isEmpty()) {
+                    actions.add(existenceCheck(ref, doc, read));
+                    continue;
+                }
+                ref.copies().forEach((copy, field) -> values.put(copy, source.value().get(field)));
+                versions.put(ref.field(), source.version());
+                actions.add(WriteAction.copiedSource(target.name(), id, keys.get(i), source.version(), read));
+            }
+            Doc complete = new Doc(ordered(model, values));
+            Instant now = store.now();
+            actions.add(WriteAction.create(entity.spec(), complete, now, entity.copyVersions(versions)));
+            return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, complete, now));
+        }));
+    }
+
+    /** The referenced entity exists and is not being deleted, checked in the write's own transaction. */
+    private WriteAction existenceCheck(RefModel ref, Doc doc, Instant now) {
+        DeclaredEntity target = target(ref);
+        String id = doc.text(ref.field());
+        return WriteAction.check(target.describe(List.of(id)), target.key(List.of(id)), Expectation.present(null))
+                .and(DeleteMark.absentOrExpired(now));
+    }
+
+    private DeclaredEntity target(RefModel ref) {
+        return models.plan().entity(ref.entity());
+    }
+
+    private static Stored<Doc> stored(DeclaredEntity entity, Doc doc, Instant now) {
+        return new Stored<>(doc, entity.keyOf(doc), 1, now, now);
+    }
+
+    private static void defaults(List<FieldModel> fields, Map<String, Object> values) {
+        for (FieldModel field : fields) {
+            if (field.defaultValue() == null || values.get(field.name()) != null) {
+                continue;
+            }
+            String text = field.defaultValue();
+            values.put(field.name(), switch (field.kind()) {
+                case DATE -> LocalDate.now(ZoneOffset.UTC).toString();
+                case INSTANT -> Instant.now().toString();
+                case BOOLEAN -> Boolean.valueOf(text);
+                case INTEGER, NUMBER -> new BigDecimal(text).stripTrailingZeros().scale() <= 0
+                        ? (Object) new BigDecimal(text).longValueExact() : new BigDecimal(text).stripTrailingZeros();
+                default -> text;
+            });
+        }
+    }
+
+    private static Map<String, Object> ordered(EntityModel model, Map<String, Object> values) {
+        var out = new LinkedHashMap<String, Object>();
+        model.fields().forEach(f -> {
+            if (values.get(f.name()) != null) {
+                out.put(f.name(), values.get(f.name()));
+            }
+        });
+        return out;
+    }
+
+    // --- read, change, delete -------------------------------------------------------------------------------------
+
+    public Uni<Stored<Doc>> get(DeclaredEntity entity, List<String> identity) {
+        return entities.find(entity.spec(), entity.key(identity), entity.describe(identity));
+    }
+
+    /** A merge patch, or a JSON Patch for {@code application/json-patch+json}. */
+    public Uni<Changed> patch(DeclaredEntity entity, List<String> identity, String body, String contentType, Long ifMatch,
+                              Mode mode) {
+        var immutable = new HashSet<>(entity.model().immutable());
+        var shape = DocJson.shape(entity.model().fields());
+        return change(entity, identity, current -> patcher.apply(current, shape, body, immutable, contentType), ifMatch, mode);
+    }
+
+    /** A PUT of the whole document: its identity must be the path's, and server-set fields keep their values. */
+    public Uni<Changed> replace(DeclaredEntity entity, List<String> identity, String body, Long ifMatch, Mode mode) {
+        EntityModel model = entity.model();
+        var given = DocJson.object(body, false);
+        for (int i = 0; i < identity.size(); i++) {
+            Object named = given.get(model.identity().get(i));
+            if (named != null && !named.equals(identity.get(i))) {
+                throw dev.cairn.platform.Http.invalid(model.identity().get(i), "must be the id in the path");
+            }
+        }
+        var replacement = new LinkedHashMap<>(given);
+        model.identity().forEach(replacement::remove);
+        var values = DocJson.valid(model.fields(), replacement, false);
+        return change(entity, identity, current -> {
+            var next = new LinkedHashMap<>(values);
+            model.fields().stream().filter(FieldModel::serverSet).forEach(f -> next.put(f.name(), current.get(f.name())));
+            model.identity().forEach(field -> next.put(field, current.get(field)));
+            return new Doc(ordered(model, next));
+        }, ifMatch, mode);
+    }
+
+    private Uni<Changed> change(DeclaredEntity entity, List<String> identity, UnaryOperator<Doc> change, Long ifMatch,
+                                Mode mode) {
+        String what = entity.describe(identity);
+        CascadeSpec cascade = models.plan().cascade(entity.name());
+        if (cascade == null) {
+            return entities.change(entity.spec(), entity.key(identity), change, ifMatch, what)
+                    .map(stored -> new Changed(entity, stored, null));
+        }
+        var target = new CascadeService.Target<>(entity.spec(), Doc.class, identity.get(identity.size() - 1), cascade);
+        return cascades.patch(target, change, ifMatch, mode, what).map(patched -> new Changed(entity, patched.stored(), patched));
+    }
+
+    /** Deleted only while nothing depends on it (edges, children, copies): 409 StillReferenced otherwise. */
+    public Uni<Void> delete(DeclaredEntity entity, List<String> identity, Long ifMatch) {
+        String what = entity.describe(identity);
+        PrimaryKey key = entity.key(identity);
+        var dependents = models.plan().dependents(entity.name());
+        if (dependents == null) {
+            return store.delete(entity.spec(), key, true, ifMatch, what)
+                    .onFailure(e -> CairnException.is(e, CairnError.NotFound.class))
+                    .transform(e -> EntityService.notFound(what))
+                    .replaceWithVoid();
+        }
+        String id = identity.get(identity.size() - 1);
+        return cascades.delete(key, ifMatch, what,
+                () -> Uni.join().all(dependents.apply(id).stream().map(q -> store.page(q.withLimit(1), null)).toList())
+                        .andFailFast().map(pages -> pages.stream().mapToInt(p -> p.items().size()).sum()));
+    }
+
+    // --- listings and views ---------------------------------------------------------------------------------------
+
+    /** One page of a child's or an edge's partition: 1 strongly consistent Query. */
+    public Uni<Page<Map<String, Object>>> listPartition(DeclaredEntity entity, String partitionId, boolean newestFirst,
+                                                        int limit, String cursor) {
+        return page(entity, entity.partitionQuery(partitionId, limit, newestFirst), cursor);
+    }
+
+    /** One page of the items indexed under an id: 1 Query of the index (eventually consistent). */
+    public Uni<Page<Map<String, Object>>> listIndex(DeclaredEntity entity, String id, boolean newestFirst, int limit,
+                                                    String cursor) {
+        return page(entity, entity.indexQuery(id, limit, newestFirst), cursor);
+    }
+
+    private Uni<Page<Map<String, Object>>> page(DeclaredEntity entity, QuerySpec query, String cursor) {
+        return store.page(entity.spec(), query, cursor).map(page -> page.map(stored -> view(entity, stored.value())));
+    }
+
+    /**
+     * A view: the root (1 GetItem) and, side by side, the first page of each member's listing — its partition's
+     * Query or its index's — each with the cursor its own listing route continues from.
+     */
+    public Uni<View> view(ViewModel view, String id, int limit) {
+        DomainPlan plan = models.plan();
+        DeclaredEntity root = plan.entity(view.root());
+        var members = new ArrayList<Uni<Page<Map<String, Object>>>>();
+        for (String entityName : view.include().values()) {
+            DeclaredEntity member = plan.entity(entityName);
+            EntityModel model = member.model();
+            boolean inPartition = model.pk().prefix().equals(root.model().pk().prefix());
+            members.add(inPartition
+                    ? listPartition(member, id, model.list() != null && model.list().newestFirst(), limit, null)
+                    : listIndex(member, id, model.index().list() != null && model.index().list().newestFirst(), limit, null));
+        }
+        return Uni.combine().all().unis(get(root, List.of(id)), Uni.join().all(members).andFailFast()).asTuple()
+                .map(both -> {
+                    var out = new LinkedHashMap<String, Object>(view(root, both.getItem1().value()));
+                    var names = new ArrayList<>(view.include().keySet());
+                    for (int i = 0; i < names.size(); i++) {
+                        out.put(names.get(i), both.getItem2().get(i));
+                    }
+                    return new View(both.getItem1(), out);
+                });
+    }
+
+    public Map<String, Object> view(DeclaredEntity entity, Doc doc) {
+        return DocJson.view(entity.model().fields(), doc);
+    }
+
+    /** A cascade's answer with the entity as the API shows it. */
+    public Map<String, Object> cascadedBody(DeclaredEntity entity, Patched<Doc> patched) {
+        var body = new LinkedHashMap<>(patched.body());
+        body.put("entity", view(entity, patched.stored().value()));
+        return body;
+    }
+}
