@@ -12,6 +12,7 @@ import dev.cairn.core.model.OperationModel.Op;
 import dev.cairn.core.model.ViewModel;
 import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
+import dev.cairn.platform.AllowedMethods;
 import dev.cairn.platform.Http;
 import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
@@ -37,6 +38,7 @@ public class DeclaredModels implements AccessPatterns {
     public DeclaredModels() {
         this.plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
         this.routes = new DeclaredRoutes(plan);
+        AllowedMethods.declared(path -> routes.methodsOn(List.of((path.startsWith("/") ? path.substring(1) : path).split("/", -1))));
     }
 
     public DomainPlan plan() {

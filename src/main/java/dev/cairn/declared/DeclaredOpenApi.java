@@ -255,6 +255,9 @@ public final class DeclaredOpenApi {
         if (field.description() != null) {
             schema.description(field.description());
         }
+        if (field.example() != null) {
+            schema.examples(List.of(field.example()));
+        }
         return schema;
     }
 

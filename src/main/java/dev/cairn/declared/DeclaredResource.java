@@ -23,7 +23,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -133,7 +132,9 @@ public class DeclaredResource {
 
     /** The declared route of this request, its template recorded for the HTTP metrics; 404 or 405 otherwise. */
     private Match match(String method, UriInfo uri, RoutingContext context) {
-        List<String> parts = uri.getPathSegments(true).stream().map(PathSegment::getPath).toList();
+        String raw = context.normalizedPath();
+        List<String> parts = java.util.Arrays.stream((raw.startsWith("/") ? raw.substring(1) : raw).split("/", -1))
+                .map(DeclaredResource::decoded).toList();
         var allowed = new LinkedHashSet<String>();
         Match match = models.routes().match(method, parts, allowed).orElseThrow(() -> allowed.isEmpty()
                 ? new NotFoundException()
@@ -141,6 +142,15 @@ public class DeclaredResource {
                 .header(HttpHeaders.ALLOW, String.join(", ", allowed)).build()));
         ((HttpServerRequestInternal) context.request()).context().putLocal(URL_PATH_TEMPLATE, match.route().template());
         return match;
+    }
+
+    /** A path segment decoded; one with a broken escape (a lone "%") is taken as it is, as the other routes do. */
+    private static String decoded(String raw) {
+        try {
+            return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return raw;
+        }
     }
 
     /** The path's ids, each checked as every id in Cairn (1 to 128 characters, no control characters). */

@@ -209,7 +209,14 @@ public class DeclaredService {
             }
         }
         var replacement = new LinkedHashMap<>(given);
-        model.identity().forEach(replacement::remove);
+        for (int i = 0; i < identity.size(); i++) {
+            FieldModel field = model.field(model.identity().get(i)).orElseThrow();
+            if (field.serverSet()) {
+                replacement.remove(field.name());
+            } else {
+                replacement.put(field.name(), identity.get(i));
+            }
+        }
         var values = DocJson.valid(model.fields(), replacement, false);
         return change(entity, identity, current -> {
             var next = new LinkedHashMap<>(values);

@@ -9,17 +9,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
  * The methods each path has, for the {@code Allow} header of a 405 (RFC 9110): read from the OpenAPI document built
  * with the application (it lists every operation), since quarkus-rest's own 405 does not say.
  */
-final class AllowedMethods {
+public final class AllowedMethods {
 
     private static final String DOCUMENT = "META-INF/quarkus-generated-openapi-doc.JSON";
     private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
     private static volatile List<Route> routes;
+    private static volatile Function<String, Set<String>> declared = path -> Set.of();
 
     private record Route(Pattern path, Set<String> methods) {
     }
@@ -28,13 +30,19 @@ final class AllowedMethods {
     }
 
     /** The Allow value for {@code path} ("GET, PATCH, DELETE"), or null when no documented path matches. */
-    static String of(String path) {
+    public static String of(String path) {
         for (Route route : routes()) {
             if (route.path().matcher(path).matches()) {
                 return String.join(", ", route.methods());
             }
         }
-        return null;
+        Set<String> methods = declared.apply(path);
+        return methods.isEmpty() ? null : String.join(", ", new TreeSet<>(methods));
+    }
+
+    /** The methods of the declared routes (model files), which the document built with the application does not list. */
+    public static void declared(Function<String, Set<String>> methodsOnPath) {
+        declared = methodsOnPath;
     }
 
     private static List<Route> routes() {

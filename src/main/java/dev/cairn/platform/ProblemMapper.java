@@ -85,9 +85,11 @@ public class ProblemMapper {
             return unreadableJson(json, uri);
         }
         CairnError error;
-        if (e instanceof NotFoundException) {
+        if (e instanceof NotFoundException && AllowedMethods.of(uri.getPath()) == null) {
             error = new CairnError.NotFound("no resource at " + uri.getPath());
-        } else if (e instanceof NotAllowedException) {
+        } else if (e instanceof NotFoundException || e instanceof NotAllowedException) {
+            // A path that has routes, asked with a method none of them has (quarkus-rest may say 404 when another
+            // route's template matches the path too).
             // RFC 9110: a 405 says which methods the resource has.
             String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
             if (allow == null || allow.isBlank()) {

@@ -11,7 +11,7 @@ import java.util.List;
  */
 public record FieldModel(String name, Kind kind, boolean required, Integer minLength, Integer maxLength,
                          BigDecimal min, BigDecimal max, String pattern, List<String> values, List<FieldModel> fields,
-                         FieldModel items, String defaultValue, String description, boolean serverSet, int line) {
+                         FieldModel items, String defaultValue, String description, String example, boolean serverSet, int line) {
 
     public enum Kind {
         ID("id"), STRING("string"), INTEGER("integer"), NUMBER("number"), BOOLEAN("boolean"), DATE("date"),
@@ -44,17 +44,17 @@ public record FieldModel(String name, Kind kind, boolean required, Integer minLe
 
     /** A server-set string field (a copy of another entity's field, or an id taken from the path). */
     public static FieldModel serverString(String name, int line) {
-        return new FieldModel(name, Kind.STRING, false, null, null, null, null, null, null, null, null, null, null, true, line);
+        return new FieldModel(name, Kind.STRING, false, null, null, null, null, null, null, null, null, null, null, null, true, line);
     }
 
     public FieldModel asServerSet() {
         return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, fields, items,
-                defaultValue, description, true, line);
+                defaultValue, description, example, true, line);
     }
 
     public FieldModel optional() {
         return new FieldModel(name, kind, false, minLength, maxLength, min, max, pattern, values, fields, items,
-                defaultValue, description, serverSet, line);
+                defaultValue, description, example, serverSet, line);
     }
 
     /** The kinds stored as a DynamoDB string. */

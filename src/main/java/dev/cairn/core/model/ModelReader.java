@@ -218,7 +218,7 @@ public final class ModelReader {
     // --- fields -------------------------------------------------------------------------------------------------
 
     private static final Set<String> FIELD_KEYS = Set.of("type", "required", "minLength", "maxLength", "min", "max",
-            "pattern", "values", "fields", "items", "default", "description");
+            "pattern", "values", "fields", "items", "default", "description", "example");
 
     private List<FieldModel> fields(At at) {
         var out = new ArrayList<FieldModel>();
@@ -298,7 +298,7 @@ public final class ModelReader {
         }
         boolean required = bool(map, "required") || kind == Kind.ID;
         return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, nested, items,
-                defaultValue, optionalText(map, "description", null), false, at.line());
+                defaultValue, optionalText(map, "description", null), optionalText(map, "example", null), false, at.line());
     }
 
     private FieldModel kindOnly(String name, At at, String word) {
@@ -308,7 +308,7 @@ public final class ModelReader {
                     + "; enum, object and list take a mapping: {type: enum, values: [...]})");
         }
         return new FieldModel(name, kind, kind == Kind.ID, null, null, null, null, null, null, null, null, null, null,
-                false, at.line());
+                null, false, at.line());
     }
 
     private void onlyFor(Map<String, At> map, String key, Kind kind, Kind... kinds) {
@@ -371,7 +371,7 @@ public final class ModelReader {
             generated = true;
             addServerField(fields, own, map.get("generate"));
         } else if (fields.stream().noneMatch(f -> f.name().equals(identity.get(identity.size() - 1)))) {
-            fields.add(0, new FieldModel(own, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, false, at.line()));
+            fields.add(0, new FieldModel(own, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, null, false, at.line()));
         }
         identityFirst(fields, identity);
         if (parent != null && !pk.fieldNames().equals(List.of(parent.field()))) {
@@ -387,7 +387,7 @@ public final class ModelReader {
                 }
                 var copies = copies(refMap.get("copy"), target, declaredFields, fields);
                 if (fields.stream().noneMatch(f -> f.name().equals(field))) {
-                    fields.add(new FieldModel(field, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, false, refAt.line()));
+                    fields.add(new FieldModel(field, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, null, false, refAt.line()));
                 }
                 refs.add(new RefModel(field, target, copies, refAt.line()));
             });
@@ -496,7 +496,7 @@ public final class ModelReader {
 
     private void addServerField(List<FieldModel> fields, String name, At at) {
         fields.removeIf(f -> f.name().equals(name));
-        fields.add(0, new FieldModel(name, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, true, at.line()));
+        fields.add(0, new FieldModel(name, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, null, true, at.line()));
     }
 
     private Map<String, String> copies(At at, String target, Map<String, List<FieldModel>> declaredFields,
@@ -514,7 +514,7 @@ public final class ModelReader {
             }
             fields.add(new FieldModel(field, sourceField.kind() == Kind.ID ? Kind.STRING : sourceField.kind(), false,
                     null, null, null, null, null, sourceField.values(), sourceField.fields(), sourceField.items(), null,
-                    null, true, sourceAt.line()));
+                    null, null, true, sourceAt.line()));
             copies.put(field, source);
         });
         return copies;
@@ -631,6 +631,9 @@ public final class ModelReader {
 
     private ViewModel view(String name, At at, Map<String, EntityModel> entities) {
         var map = map(at, Set.of("root", "path", "include", "id", "summary", "label"));
+        if (name.endsWith("Page")) {
+            throw fail(at, "a view's name must not end with 'Page': that names the listings' page schemas");
+        }
         String root = text(map, "root", at);
         EntityModel rootEntity = entities.get(root);
         if (rootEntity == null || rootEntity.edge() || rootEntity.parent() != null) {

@@ -323,6 +323,11 @@ class GenerativeContractTest {
                 if (format.equals("date-time")) {
                     return NODES.textNode("2026-11-2" + random.nextInt(10) + "T10:15:30Z");
                 }
+                // A pattern beyond "not blank" or the id's is met with the document's own example.
+                String pattern = schema.path("pattern").asText("");
+                if (!pattern.isEmpty() && !pattern.equals("\\S") && !pattern.startsWith("^[^\\x00") && schema.has("examples")) {
+                    return schema.path("examples").get(random.nextInt(schema.path("examples").size()));
+                }
                 int min = Math.max(1, schema.path("minLength").asInt(1));
                 int max = Math.max(min, Math.min(schema.path("maxLength").asInt(16), 16));
                 return NODES.textNode(word(min + random.nextInt(max - min + 1)));

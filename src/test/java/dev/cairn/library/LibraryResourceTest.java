@@ -1,0 +1,201 @@
+package dev.cairn.library;
+
+import dev.cairn.platform.Pages;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+/** The library domain exists only as src/main/resources/models/library.yaml: everything here is served from it. */
+@QuarkusTest
+class LibraryResourceTest {
+
+    static String unique(String prefix) {
+        return prefix + "-" + UUID.randomUUID();
+    }
+
+    static void author(String id, String name) {
+        given().contentType(ContentType.JSON).body("{\"authorId\":\"" + id + "\",\"name\":\"" + name + "\"}")
+                .post("/authors").then().statusCode(201);
+    }
+
+    static void book(String id, String title) {
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + id + "\",\"title\":\"" + title + "\",\"genres\":[\"fiction\"]}")
+                .post("/books").then().statusCode(201);
+    }
+
+    static void member(String id) {
+        given().contentType(ContentType.JSON)
+                .body("{\"memberId\":\"" + id + "\",\"name\":\"Ada\",\"email\":\"ada@example.org\",\"address\":{\"city\":\"Leeds\"}}")
+                .post("/members").then().statusCode(201);
+    }
+
+    static String loan(String member, String book) {
+        return given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"due\":\"2026-12-24\"}")
+                .post("/members/{m}/loans", member).then().statusCode(201).extract().path("loanId");
+    }
+
+    @Test
+    void anEntityIsCreatedOnceReadReplacedPatchedAndDeletedWithItsVersion() {
+        String id = unique("book");
+        given().contentType(ContentType.JSON)
+                .body("{\"bookId\":\"" + id + "\",\"title\":\"Dune\",\"isbn\":\"9780441013593\",\"published\":\"1965-08-01\",\"genres\":[\"fiction\",\"science\"],\"available\":true}")
+                .post("/books").then().statusCode(201).header("X-DynamoDB-Calls", "1").header("ETag", "\"1\"")
+                .header("Location", containsString("/books/" + id)).body("title", equalTo("Dune"))
+                .body("genres", contains("fiction", "science"));
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + id + "\",\"title\":\"Other\"}")
+                .post("/books").then().statusCode(409).body("code", equalTo("Conflict"));
+        given().get("/books/{id}", id).then().statusCode(200).header("X-DynamoDB-Calls", "1").header("ETag", "\"1\"")
+                .body("isbn", equalTo("9780441013593")).body("published", equalTo("1965-08-01")).body("available", equalTo(true));
+        given().contentType(ContentType.JSON).body("{\"title\":\"Dune (1965)\",\"genres\":[\"fiction\",\"science\"],\"available\":true}")
+                .put("/books/{id}", id).then()
+                .statusCode(200).header("ETag", "\"2\"").body("entity.title", equalTo("Dune (1965)"))
+                .body("entity.isbn", nullValue()).body("mode", equalTo("eventual"));
+        given().contentType("application/json-patch+json")
+                .body("[{\"op\":\"add\",\"path\":\"/genres/-\",\"value\":\"history\"},{\"op\":\"replace\",\"path\":\"/available\",\"value\":false}]")
+                .patch("/books/{id}", id).then().statusCode(200).header("ETag", "\"3\"")
+                .body("entity.genres", contains("fiction", "science", "history")).body("entity.available", equalTo(false));
+        given().contentType("application/merge-patch+json").header("If-Match", "\"1\"").body("{\"title\":\"x\"}")
+                .patch("/books/{id}", id).then().statusCode(412).body("code", equalTo("VersionConflict"));
+        given().header("If-Match", "\"3\"").delete("/books/{id}", id).then().statusCode(204);
+        given().get("/books/{id}", id).then().statusCode(404).body("detail", equalTo("book " + id + " does not exist"));
+        given().delete("/books/{id}", id).then().statusCode(404);
+    }
+
+    @Test
+    void badBodiesAreRefusedNamingEveryFieldAndWriteNothing() {
+        String id = unique("member");
+        given().contentType(ContentType.JSON)
+                .body("{\"memberId\":\"" + id + "\",\"name\":\"\",\"email\":\"not-an-email\",\"address\":{\"street\":5},\"shoeSize\":44}")
+                .post("/members").then().statusCode(400).contentType("application/problem+json")
+                .body("code", equalTo("ValidationFailed"))
+                .body("errors.field", hasItem("name")).body("errors.field", hasItem("email"))
+                .body("errors.field", hasItem("address.city")).body("errors.field", hasItem("address.street"))
+                .body("errors.field", hasItem("shoeSize"));
+        given().get("/members/{id}", id).then().statusCode(404);
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + unique("b") + "\",\"title\":\"T\",\"genres\":[\"cookery\"]}")
+                .post("/books").then().statusCode(400).body("errors[0].field", equalTo("genres[0]"));
+        given().contentType(ContentType.JSON).body("[1]").post("/books").then().statusCode(400)
+                .body("code", equalTo("MalformedRequest"));
+        given().contentType(ContentType.JSON).body("{\"bookId\":").post("/books").then().statusCode(400)
+                .body("code", equalTo("MalformedRequest"));
+        given().contentType(ContentType.TEXT).body("x").post("/books").then().statusCode(415);
+    }
+
+    @Test
+    void anAuthorshipEdgeCopiesBothNamesAndIsListedFromBothEnds() {
+        String book = unique("book");
+        String author = unique("author");
+        String other = unique("author");
+        book(book, "Good Omens");
+        author(author, "Terry Pratchett");
+        author(other, "Neil Gaiman");
+        given().contentType(ContentType.JSON).put("/books/{b}/authors/{a}", book, author).then().statusCode(201)
+                .header("X-DynamoDB-Calls", "2").header("Location", containsString("/books/" + book + "/authors/" + author))
+                .body("bookTitle", equalTo("Good Omens")).body("authorName", equalTo("Terry Pratchett"))
+                .body("role", equalTo("author"));
+        given().contentType(ContentType.JSON).body("{\"role\":\"editor\"}").put("/books/{b}/authors/{a}", book, other)
+                .then().statusCode(201).body("role", equalTo("editor"));
+        given().contentType(ContentType.JSON).put("/books/{b}/authors/{a}", book, author).then().statusCode(409);
+        given().contentType(ContentType.JSON).put("/books/{b}/authors/{a}", book, unique("ghost")).then().statusCode(404)
+                .body("detail", containsString("does not exist"));
+        given().get("/books/{b}/authors", book).then().statusCode(200).header("X-DynamoDB-Calls", "1")
+                .body("items", hasSize(2)).body("items.authorName", hasItem("Neil Gaiman"));
+        given().get("/authors/{a}/books", author).then().statusCode(200).header("X-DynamoDB-Calls", "1")
+                .body("items.bookTitle", contains("Good Omens"));
+        given().contentType("application/merge-patch+json").body("{\"authorName\":\"Forged\"}")
+                .patch("/books/{b}/authors/{a}", book, author).then().statusCode(400).body("errors[0].field", equalTo("authorName"));
+        given().contentType("application/merge-patch+json").body("{\"role\":\"translator\"}")
+                .patch("/books/{b}/authors/{a}", book, author).then().statusCode(200).header("ETag", "\"2\"")
+                .body("role", equalTo("translator"));
+        given().delete("/authors/{a}", author).then().statusCode(409).body("code", equalTo("StillReferenced"));
+        given().delete("/books/{b}/authors/{a}", book, author).then().statusCode(204).header("X-DynamoDB-Calls", "1");
+        given().delete("/authors/{a}", author).then().statusCode(204);
+        given().get("/authors/{a}", author).then().statusCode(404);
+    }
+
+    @Test
+    void loansAreChildrenOfTheirMemberNewestFirstWithTheBooksTitleKeptInSync() {
+        String member = unique("member");
+        String book = unique("book");
+        member(member);
+        book(book, "Earthsea");
+        List<String> created = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            created.add(loan(member, book));
+        }
+        assertThat(created).isSorted();
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"due\":\"2026-12-24\"}")
+                .post("/members/{m}/loans", unique("nobody")).then().statusCode(404).body("detail", containsString("member"));
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + unique("nothing") + "\",\"due\":\"2026-12-24\"}")
+                .post("/members/{m}/loans", member).then().statusCode(404).body("detail", containsString("book"));
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"due\":\"2026-12-24\",\"loanId\":\"mine\"}")
+                .post("/members/{m}/loans", member).then().statusCode(400).body("errors[0].field", equalTo("loanId"));
+
+        List<String> listed = new ArrayList<>();
+        for (Response page : Pages.walk(() -> given().queryParam("limit", 2), r -> r.get("/members/{m}/loans", member))) {
+            page.then().header("X-DynamoDB-Calls", "1");
+            listed.addAll(page.path("items.loanId"));
+        }
+        Collections.reverse(created);
+        assertThat(listed).containsExactlyElementsOf(created);
+        given().get("/members/{m}/loans/{l}", member, created.get(0)).then().statusCode(200)
+                .body("bookTitle", equalTo("Earthsea")).body("renewals", equalTo(0)).body("memberId", equalTo(member));
+
+        given().contentType("application/merge-patch+json").queryParam("cascade", "transactional")
+                .body("{\"title\":\"A Wizard of Earthsea\"}").patch("/books/{b}", book).then().statusCode(200)
+                .body("matched", equalTo(5)).body("updated", equalTo(5));
+        given().get("/members/{m}/loans", member).then().body("items.bookTitle", everyItem(equalTo("A Wizard of Earthsea")));
+        given().contentType("application/merge-patch+json").body("{\"returned\":\"2026-12-01T10:00:00Z\",\"renewals\":4}")
+                .patch("/members/{m}/loans/{l}", member, created.get(0)).then().statusCode(400).body("errors[0].field", equalTo("renewals"));
+        given().contentType("application/merge-patch+json").body("{\"returned\":\"2026-12-01T10:00:00Z\"}")
+                .patch("/members/{m}/loans/{l}", member, created.get(0)).then().statusCode(200)
+                .body("returned", equalTo("2026-12-01T10:00:00Z"));
+        given().delete("/members/{m}", member).then().statusCode(409).body("code", equalTo("StillReferenced"));
+        given().delete("/books/{b}", book).then().statusCode(409);
+    }
+
+    @Test
+    void aBooksPageIsTheBookItsAuthorsAndItsLoansSideBySide() {
+        String book = unique("book");
+        String author = unique("author");
+        String member = unique("member");
+        book(book, "The Dispossessed");
+        author(author, "Ursula K. Le Guin");
+        member(member);
+        given().contentType(ContentType.JSON).put("/books/{b}/authors/{a}", book, author).then().statusCode(201);
+        String first = loan(member, book);
+        String second = loan(member, book);
+        given().get("/books/{b}/page", book).then().statusCode(200).header("X-DynamoDB-Calls", "3").header("ETag", "\"1\"")
+                .body("title", equalTo("The Dispossessed"))
+                .body("authors.items.authorName", contains("Ursula K. Le Guin"))
+                .body("loans.items.loanId", contains(second, first)).body("loans.next", nullValue());
+        given().queryParam("limit", 1).get("/books/{b}/page", book).then().statusCode(200)
+                .body("loans.items", hasSize(1)).body("loans.next", notNullValue());
+        given().get("/books/{b}/loans", book).then().statusCode(200).body("items.loanId", contains(second, first));
+        given().get("/books/{b}/page", unique("nothing")).then().statusCode(404);
+    }
+
+    @Test
+    void aDeclaredPathWithAnotherMethodIs405AndAnUndeclaredOneIs404() {
+        given().contentType(ContentType.JSON).body("{}").post("/books/x/authors").then().statusCode(405)
+                .header("Allow", equalTo("GET")).contentType("application/problem+json");
+        given().get("/shelves/x").then().statusCode(404).body("code", equalTo("NotFound"));
+    }
+}
