@@ -15,6 +15,8 @@ import dev.cairn.platform.AccessPatterns;
 import dev.cairn.platform.AllowedMethods;
 import dev.cairn.platform.Http;
 import io.quarkus.runtime.Startup;
+import org.jboss.logging.Logger;
+import dev.cairn.core.model.ModelException;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayList;
@@ -35,8 +37,16 @@ public class DeclaredModels implements AccessPatterns {
     private final DomainPlan plan;
     private final DeclaredRoutes routes;
 
+    private static final Logger LOG = Logger.getLogger(DeclaredModels.class);
+
     public DeclaredModels() {
-        this.plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
+        try {
+            this.plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
+        } catch (ModelException e) {
+            // The one line that says what to fix, before the start fails (in dev mode: fix the file, send a request).
+            LOG.error("a model file cannot be served: " + e.getMessage());
+            throw e;
+        }
         this.routes = new DeclaredRoutes(plan);
         AllowedMethods.declared(path -> routes.methodsOn(List.of((path.startsWith("/") ? path.substring(1) : path).split("/", -1))));
     }
