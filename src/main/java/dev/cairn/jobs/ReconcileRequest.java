@@ -12,8 +12,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "ReconcileRequest", description = "What to reconcile: one source (entity and id), one entity type "
         + "(entity), or every copy in the table ({}); an id without an entity is refused (400)")
 public record ReconcileRequest(
-        @Schema(description = "A source entity type whose copies are kept (team, player, coach, venue, student, "
-                + "course; any case)", maxLength = 64)
+        @Schema(description = "A source entity type whose copies are kept (team, player, coach, venue, "
+                + "or a declared one such as student, course, book, author; any case)", maxLength = 64)
         @Size(min = 1, max = 64) String entity,
         @Schema(description = "One source of that type: only its copies", maxLength = Http.MAX_ID_LENGTH)
         @Size(min = 1, max = Http.MAX_ID_LENGTH) @Pattern(regexp = ValidId.NO_CONTROL_CHARACTERS) String id,

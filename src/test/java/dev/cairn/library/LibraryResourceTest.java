@@ -1,11 +1,19 @@
 package dev.cairn.library;
 
+import dev.cairn.Eventually;
+import dev.cairn.core.expr.Update;
+import dev.cairn.core.write.WriteAction;
+import dev.cairn.declared.DeclaredModels;
 import dev.cairn.platform.Pages;
+import dev.cairn.store.EntityStore;
+import jakarta.inject.Inject;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,6 +33,12 @@ import static org.hamcrest.Matchers.nullValue;
 /** The library domain exists only as src/main/resources/models/library.yaml: everything here is served from it. */
 @QuarkusTest
 class LibraryResourceTest {
+
+    @Inject
+    EntityStore store;
+
+    @Inject
+    DeclaredModels models;
 
     static String unique(String prefix) {
         return prefix + "-" + UUID.randomUUID();
@@ -190,6 +204,29 @@ class LibraryResourceTest {
                 .body("loans.items", hasSize(1)).body("loans.next", notNullValue());
         given().get("/books/{b}/loans", book).then().statusCode(200).body("items.loanId", contains(second, first));
         given().get("/books/{b}/page", unique("nothing")).then().statusCode(404);
+    }
+
+    @Test
+    void aStaleCopyOfADeclaredSourceIsRepairedByTheReconcileJob() {
+        String member = unique("member");
+        String book = unique("book");
+        member(member);
+        book(book, "The Left Hand of Darkness");
+        String first = loan(member, book);
+        String second = loan(member, book);
+        // The book renamed straight in the table, its version bumped and no cascade run: both loans' copies are stale.
+        var bookKey = models.plan().entity("Book").key(List.of(book));
+        store.write(WriteAction.updateItem(bookKey, Update.create().set("title", AttributeValue.fromS("Left Hand"))
+                .add("_version", AttributeValue.fromN("1")), WriteAction.Expectation.present(null), "book"))
+                .await().atMost(Duration.ofSeconds(10));
+        given().get("/members/{m}/loans/{l}", member, first).then().body("bookTitle", equalTo("The Left Hand of Darkness"));
+
+        String location = given().contentType(ContentType.JSON).body("{\"entity\":\"book\",\"id\":\"" + book + "\"}")
+                .post("/maintenance/reconcile").then().statusCode(202).extract().header("Location");
+        Eventually.within(Duration.ofSeconds(60), () -> given().get(location).then().statusCode(200)
+                .body("state", equalTo("done")).body("repaired", equalTo(2)));
+        given().get("/members/{m}/loans", member).then().body("items.bookTitle", everyItem(equalTo("Left Hand")));
+        given().get("/books/{b}/authors", book).then().body("items", hasSize(0));
     }
 
     @Test
