@@ -48,7 +48,7 @@ public class DeclaredModels implements AccessPatterns {
             throw e;
         }
         this.routes = new DeclaredRoutes(plan);
-        AllowedMethods.declared(path -> routes.methodsOn(List.of((path.startsWith("/") ? path.substring(1) : path).split("/", -1))));
+        AllowedMethods.declared(path -> routes.methodsOn(DeclaredRoutes.segments(path)));
     }
 
     public DomainPlan plan() {

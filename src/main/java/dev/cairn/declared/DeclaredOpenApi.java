@@ -165,8 +165,8 @@ public final class DeclaredOpenApi {
                     .addProperty("next", OASFactory.createSchema().addType(SchemaType.STRING)));
         }
         Operation operation = OASFactory.createOperation()
-                .operationId(list.operationId() != null ? list.operationId() : "list" + entity.name())
-                .summary(list.summary() != null ? list.summary() : "List " + entity.name())
+                .operationId(list.operationId())
+                .summary(list.summary())
                 .tags(List.of(domain.name()));
         pathParameters(operation, list.path());
         operation.addParameter(query("cursor")).addParameter(query("limit"));

@@ -4,7 +4,9 @@ import dev.cairn.declared.DeclaredRoutes.Action;
 import dev.cairn.declared.DeclaredRoutes.Match;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.AllowedMethods;
 import dev.cairn.platform.Responses;
+import dev.cairn.platform.auth.RoutesWithin;
 import dev.cairn.service.CascadeService.Mode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.impl.HttpServerRequestInternal;
@@ -15,6 +17,7 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.OPTIONS;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -41,6 +44,7 @@ import java.util.List;
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
+@RoutesWithin
 public class DeclaredResource {
 
     /** Where quarkus-rest keeps the route template the HTTP metrics are tagged with. */
@@ -94,7 +98,7 @@ public class DeclaredResource {
             return service.create(entity, ids(match), body).map(stored -> Responses.created(uri.getAbsolutePath(), stored,
                     (Object) service.view(entity, stored.value())));
         }
-        return service.replace(entity, ids(match), body, Http.ifMatch(ifMatch), Mode.of(cascade)).map(this::changed);
+        return service.replace(entity, ids(match), body, Http.ifMatch(ifMatch), mode(entity, cascade)).map(this::changed);
     }
 
     @PATCH
@@ -106,7 +110,8 @@ public class DeclaredResource {
                                            @Context HttpHeaders headers, String body) {
         Match match = match("PATCH", uri, context);
         String contentType = headers.getMediaType() == null ? null : headers.getMediaType().toString();
-        return service.patch(match.route().entity(), ids(match), body, contentType, Http.ifMatch(ifMatch), Mode.of(cascade))
+        return service.patch(match.route().entity(), ids(match), body, contentType, Http.ifMatch(ifMatch),
+                        mode(match.route().entity(), cascade))
                 .map(this::changed);
     }
 
@@ -121,6 +126,19 @@ public class DeclaredResource {
         return service.delete(match.route().entity(), ids(match), Http.ifMatch(ifMatch)).map(deleted -> Responses.noContent());
     }
 
+    /** The methods the path has (any resource's), as a 404 when it has none. */
+    @OPTIONS
+    @Path("{path: .+}")
+    @Produces(MediaType.WILDCARD)
+    @Operation(hidden = true)
+    public RestResponse<Void> options(@Context RoutingContext context) {
+        String allow = AllowedMethods.of(context.normalizedPath());
+        if (allow == null) {
+            throw new NotFoundException();
+        }
+        return RestResponse.ResponseBuilder.<Void>ok().header(HttpHeaders.ALLOW, allow + ", HEAD, OPTIONS").build();
+    }
+
     private RestResponse<Object> changed(DeclaredService.Changed changed) {
         var entity = changed.entity();
         if (changed.cascaded() == null) {
@@ -130,11 +148,14 @@ public class DeclaredResource {
                 changed.cascaded().runningJob());
     }
 
+    /** {@code ?cascade} is read only where the entity has copies (elsewhere the operation has no such parameter). */
+    private Mode mode(dev.cairn.core.model.DeclaredEntity entity, String cascade) {
+        return models.plan().cascade(entity.name()) == null ? Mode.EVENTUAL : Mode.of(cascade);
+    }
+
     /** The declared route of this request, its template recorded for the HTTP metrics; 404 or 405 otherwise. */
     private Match match(String method, UriInfo uri, RoutingContext context) {
-        String raw = context.normalizedPath();
-        List<String> parts = java.util.Arrays.stream((raw.startsWith("/") ? raw.substring(1) : raw).split("/", -1))
-                .map(DeclaredResource::decoded).toList();
+        List<String> parts = DeclaredRoutes.segments(context.normalizedPath());
         var allowed = new LinkedHashSet<String>();
         Match match = models.routes().match(method, parts, allowed).orElseThrow(() -> allowed.isEmpty()
                 ? new NotFoundException()
@@ -142,15 +163,6 @@ public class DeclaredResource {
                 .header(HttpHeaders.ALLOW, String.join(", ", allowed)).build()));
         ((HttpServerRequestInternal) context.request()).context().putLocal(URL_PATH_TEMPLATE, match.route().template());
         return match;
-    }
-
-    /** A path segment decoded; one with a broken escape (a lone "%") is taken as it is, as the other routes do. */
-    private static String decoded(String raw) {
-        try {
-            return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return raw;
-        }
     }
 
     /** The path's ids, each checked as every id in Cairn (1 to 128 characters, no control characters). */

@@ -74,6 +74,31 @@ public final class DeclaredRoutes {
         return new Route(method, template, action, entity, list, view, template.substring(1).split("/"));
     }
 
+    /**
+     * A request path's segments as JAX-RS matches them: decoded one by one (a broken escape kept as it is), matrix
+     * parameters dropped, one trailing slash ignored.
+     */
+    public static List<String> segments(String path) {
+        String trimmed = path.startsWith("/") ? path.substring(1) : path;
+        if (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        var out = new ArrayList<String>();
+        for (String raw : trimmed.split("/", -1)) {
+            int matrix = raw.indexOf(';');
+            out.add(decoded(matrix < 0 ? raw : raw.substring(0, matrix)));
+        }
+        return out;
+    }
+
+    private static String decoded(String raw) {
+        try {
+            return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return raw;
+        }
+    }
+
     public List<Route> all() {
         return routes;
     }

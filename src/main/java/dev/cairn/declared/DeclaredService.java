@@ -217,9 +217,18 @@ public class DeclaredService {
                 replacement.put(field.name(), identity.get(i));
             }
         }
-        var values = DocJson.valid(model.fields(), replacement, false);
+        var values = new LinkedHashMap<>(DocJson.valid(model.fields(), replacement, false));
+        defaults(model.fields(), values);
         return change(entity, identity, current -> {
+            // A ref is fixed once written (its copies and their guards were made for it): PUT may only repeat it.
+            for (RefModel ref : model.refs()) {
+                Object named = values.get(ref.field());
+                if (named != null && !named.equals(current.get(ref.field()))) {
+                    throw dev.cairn.platform.Http.invalid(ref.field(), "cannot be changed");
+                }
+            }
             var next = new LinkedHashMap<>(values);
+            model.refs().forEach(ref -> next.put(ref.field(), current.get(ref.field())));
             model.fields().stream().filter(FieldModel::serverSet).forEach(f -> next.put(f.name(), current.get(f.name())));
             model.identity().forEach(field -> next.put(field, current.get(field)));
             return new Doc(ordered(model, next));

@@ -81,7 +81,8 @@ final class DocJson {
     static MergePatcher.Shape<Doc> shape(List<FieldModel> fields) {
         return new MergePatcher.Shape<>() {
             public JsonObject toJson(Doc value) {
-                return json(value.values()).build();
+                // Every field, null when absent, as GET shows it: a JSON Patch may replace or test what it sees.
+                return json(view(fields, value)).build();
             }
 
             public Doc read(JsonObject json) {

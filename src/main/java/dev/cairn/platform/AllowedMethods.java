@@ -40,6 +40,11 @@ public final class AllowedMethods {
         return methods.isEmpty() ? null : String.join(", ", new TreeSet<>(methods));
     }
 
+    /** Whether a declared route (model files) serves this method on this path (HEAD as GET). */
+    public static boolean declares(String method, String path) {
+        return declared.apply(path).contains("HEAD".equals(method) ? "GET" : method);
+    }
+
     /** The methods of the declared routes (model files), which the document built with the application does not list. */
     public static void declared(Function<String, Set<String>> methodsOnPath) {
         declared = methodsOnPath;

@@ -3,6 +3,7 @@ package dev.cairn.platform;
 import dev.cairn.core.CairnError;
 import dev.cairn.declared.DeclaredOpenApi;
 import dev.cairn.declared.ModelFiles;
+import dev.cairn.core.model.ModelException;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -72,7 +73,11 @@ public class OpenApiDocs implements OASFilter {
             openAPI.setComponents(OASFactory.createComponents());
         }
         // Declared domains first: their operations then follow the same rules as the hand-written ones.
-        DeclaredOpenApi.addTo(openAPI, ModelFiles.plan(Thread.currentThread().getContextClassLoader()));
+        try {
+            DeclaredOpenApi.addTo(openAPI, ModelFiles.plan(Thread.currentThread().getContextClassLoader()));
+        } catch (ModelException e) {
+            // Left out here: the start reports the broken file itself, in one line (DeclaredModels).
+        }
         var components = openAPI.getComponents();
         components.addSchema(PROBLEM, problemSchema());
         components.addSchema(JSON_PATCH, jsonPatchSchema());

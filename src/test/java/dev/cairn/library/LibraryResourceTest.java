@@ -181,6 +181,17 @@ class LibraryResourceTest {
         given().contentType("application/merge-patch+json").body("{\"returned\":\"2026-12-01T10:00:00Z\"}")
                 .patch("/members/{m}/loans/{l}", member, created.get(0)).then().statusCode(200)
                 .body("returned", equalTo("2026-12-01T10:00:00Z"));
+        String otherBook = unique("book");
+        book(otherBook, "Tehanu");
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + otherBook + "\",\"due\":\"2027-01-01\"}")
+                .put("/members/{m}/loans/{l}", member, created.get(1)).then().statusCode(400).body("errors[0].field", equalTo("bookId"));
+        given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"due\":\"2027-01-01\"}")
+                .put("/members/{m}/loans/{l}", member, created.get(1)).then().statusCode(200)
+                .body("due", equalTo("2027-01-01")).body("renewals", equalTo(0)).body("bookTitle", equalTo("A Wizard of Earthsea"));
+        given().contentType("application/json-patch+json").body("[{\"op\":\"test\",\"path\":\"/returned\",\"value\":null},"
+                        + "{\"op\":\"replace\",\"path\":\"/returned\",\"value\":\"2027-01-02T09:00:00Z\"}]")
+                .patch("/members/{m}/loans/{l}", member, created.get(1)).then().statusCode(200)
+                .body("returned", equalTo("2027-01-02T09:00:00Z"));
         given().delete("/members/{m}", member).then().statusCode(409).body("code", equalTo("StillReferenced"));
         given().delete("/books/{b}", book).then().statusCode(409);
     }
@@ -234,5 +245,7 @@ class LibraryResourceTest {
         given().contentType(ContentType.JSON).body("{}").post("/books/x/authors").then().statusCode(405)
                 .header("Allow", equalTo("GET")).contentType("application/problem+json");
         given().get("/shelves/x").then().statusCode(404).body("code", equalTo("NotFound"));
+        given().get("/books/earthsea-" + UUID.randomUUID() + "/").then().statusCode(404).body("code", equalTo("NotFound"))
+                .body("detail", containsString("book"));
     }
 }

@@ -80,6 +80,12 @@ class HttpLayerResourceTest {
         assertThat(unknown.header("Content-Type")).isEqualTo("application/problem+json");
         assertThat(unknown.header("X-Request-Id")).isNotBlank();
         assertThat(unknown.header("Allow")).contains("GET").contains("PATCH").contains("DELETE");
+        Raw options = send("OPTIONS /teams/t1 HTTP/1.1\r\nHost: localhost\r\n", "");
+        assertThat(options.status()).isEqualTo(200);
+        assertThat(options.header("Allow")).isEqualTo("DELETE, GET, PATCH, HEAD, OPTIONS");
+        Raw declared = send("OPTIONS /books/b1/authors HTTP/1.1\r\nHost: localhost\r\n", "");
+        assertThat(declared.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+        assertThat(send("OPTIONS /shelves/s1 HTTP/1.1\r\nHost: localhost\r\n", "").status()).isEqualTo(404);
         given().contentType("application/json").body("{}").put("/teams/{id}", "t1").then().statusCode(405)
                 .contentType("application/problem+json").header("Allow", containsString("GET"))
                 .header("Allow", not(containsString("PUT")));

@@ -33,6 +33,8 @@ public final class FieldRules {
 
     static final Pattern NO_CONTROL_CHARACTERS = Pattern.compile("^[^\\x00-\\x1F\\x7F-\\x9F]*$");
     static final int MAX_ID_LENGTH = 128;
+    /** ISO dates with a four-digit year only, as the document's {@code format: date} says. */
+    private static final Pattern DATE = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}");
     static final String WRONG_TYPE = "has the wrong type or format";
 
     private FieldRules() {
@@ -174,7 +176,7 @@ public final class FieldRules {
 
     private static Object date(Object value, String path, List<Violation> violations) {
         try {
-            return value instanceof String s ? LocalDate.parse(s).toString() : wrong(path, violations);
+            return value instanceof String s && DATE.matcher(s).matches() ? LocalDate.parse(s).toString() : wrong(path, violations);
         } catch (DateTimeParseException e) {
             return wrong(path, violations);
         }

@@ -395,8 +395,10 @@ public final class ModelReader {
         checkTemplateFields(pk, fields, map.get("key"));
         checkTemplateFields(sk, fields, map.get("key"));
         checkPathFits(path, identity, map.get("path"));
-        IndexModel index = map.containsKey("index") ? index(map.get("index"), fields) : null;
-        ListModel list = map.containsKey("list") ? list(map.get("list"), 1) : null;
+        IndexModel index = map.containsKey("index") ? index(map.get("index"), fields, name) : null;
+        ListModel list = !map.containsKey("list") ? null : list(map.get("list"), 1,
+                "list" + (parent == null ? "" : parent.entity()) + name + "s",
+                (parent == null ? "" : "A " + words(parent.entity()) + "'s ") + words(name) + "s");
         if (list != null && parent == null) {
             throw fail(map.get("list"), "only a child is listed under its parent (declare 'parent')");
         }
@@ -444,19 +446,22 @@ public final class ModelReader {
         checkPathFits(path, identity, map.get("path"));
         IndexModel index = null;
         if (map.containsKey("inverse")) {
-            index = index(map.get("inverse"), fields);
+            index = index(map.get("inverse"), fields, name);
         }
         ListModel fromList = null;
         if (map.containsKey("lists")) {
             var lists = map(map.get("lists"), Set.of("from", "to"));
             if (lists.containsKey("from")) {
-                fromList = list(lists.get("from"), 1);
+                fromList = list(lists.get("from"), 1, "list" + refs.get(0).entity() + refs.get(1).entity() + "s",
+                        "A " + words(refs.get(0).entity()) + "'s " + words(refs.get(1).entity()) + "s");
             }
             if (lists.containsKey("to")) {
                 if (index == null) {
                     throw fail(lists.get("to"), "the 'to' end lists its edges through the inverse index: declare 'inverse'");
                 }
-                index = new IndexModel(index.index(), index.pk(), index.sk(), list(lists.get("to"), 1));
+                index = new IndexModel(index.index(), index.pk(), index.sk(), list(lists.get("to"), 1,
+                        "list" + refs.get(1).entity() + refs.get(0).entity() + "s",
+                        "A " + words(refs.get(1).entity()) + "'s " + words(refs.get(0).entity()) + "s (inverted index)"));
             }
         }
         String inputSchema = null;
@@ -520,7 +525,7 @@ public final class ModelReader {
         return copies;
     }
 
-    private IndexModel index(At at, List<FieldModel> fields) {
+    private IndexModel index(At at, List<FieldModel> fields, String entity) {
         var map = map(at, Set.of("index", "pk", "sk", "list"));
         String name = text(map, "index", at);
         Index index = Index.globalIndexes().stream().filter(i -> i.indexName().equals(name)).findFirst()
@@ -532,10 +537,18 @@ public final class ModelReader {
         if (pk.fieldCount() != 1) {
             throw fail(map.get("pk"), "an index partition key names exactly one field");
         }
-        return new IndexModel(index, pk, sk, map.containsKey("list") ? list(map.get("list"), 1) : null);
+        String field = pk.fieldNames().get(0);
+        return new IndexModel(index, pk, sk, !map.containsKey("list") ? null : list(map.get("list"), 1,
+                "list" + entity + "sBy" + Character.toUpperCase(field.charAt(0)) + field.substring(1),
+                words(entity) + "s by " + field + " (index)"));
     }
 
-    private ListModel list(At at, int parameters) {
+    /** "RecipeIngredient" → "recipe ingredient". */
+    static String words(String name) {
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
+    }
+
+    private ListModel list(At at, int parameters, String defaultId, String defaultSummary) {
         var map = map(at, Set.of("path", "id", "summary", "label", "order"));
         String path = path(required(map, "path", at));
         if (parameterCount(path) != parameters) {
@@ -545,8 +558,9 @@ public final class ModelReader {
         if (!order.equals("oldest-first") && !order.equals("newest-first")) {
             throw fail(map.get("order"), "order is oldest-first or newest-first");
         }
-        return new ListModel(path, optionalText(map, "id", null), optionalText(map, "summary", null),
-                optionalText(map, "label", null), order.equals("newest-first"), at.line());
+        String summary = optionalText(map, "summary", defaultSummary);
+        return new ListModel(path, optionalText(map, "id", defaultId), summary,
+                optionalText(map, "label", summary), order.equals("newest-first"), at.line());
     }
 
     private Map<Op, OperationModel> operations(At at, String entity, List<Op> all) {
@@ -574,7 +588,7 @@ public final class ModelReader {
 
     private static OperationModel operation(Op op, String entity, Map<String, String> values) {
         String article = "AEIOU".indexOf(entity.charAt(0)) >= 0 ? "an " : "a ";
-        String lower = entity.toLowerCase(Locale.ROOT);
+        String lower = words(entity);
         String id = switch (op) {
             case CREATE -> "create" + entity;
             case GET -> "get" + entity;
@@ -585,7 +599,7 @@ public final class ModelReader {
         String summary = switch (op) {
             case CREATE -> "Create " + article + lower;
             case GET -> "Read " + article + lower;
-            case PUT -> "Create or replace " + article + lower;
+            case PUT -> "Replace " + article + lower;
             case PATCH -> "Change " + article + lower;
             case DELETE -> "Delete " + article + lower;
         };
@@ -742,6 +756,31 @@ public final class ModelReader {
                 throw fail(top, "two routes " + route[0] + " (" + before + " and " + route[1] + ")");
             }
             names.add(route[0]);
+        }
+        var ids = new LinkedHashMap<String, String>();
+        var templates = new LinkedHashMap<String, String>();
+        for (EntityModel e : entities.values()) {
+            var paths = new ArrayList<String[]>();
+            e.operations().forEach((op, model) -> paths.add(new String[]{model.operationId(), op == Op.CREATE ? e.collectionPath() : e.path()}));
+            if (e.list() != null) {
+                paths.add(new String[]{e.list().operationId(), e.list().path()});
+            }
+            if (e.index() != null && e.index().list() != null) {
+                paths.add(new String[]{e.index().list().operationId(), e.index().list().path()});
+            }
+            for (String[] idAndPath : paths) {
+                String before = ids.putIfAbsent(idAndPath[0], e.name());
+                if (before != null) {
+                    throw fail(top, "two operations are called " + idAndPath[0] + " (" + before + " and " + e.name()
+                            + "): give one an 'id'");
+                }
+                String template = idAndPath[1].replaceAll("\\{[^}]+}", "{}");
+                String other = templates.putIfAbsent(template, idAndPath[1]);
+                if (other != null && !other.equals(idAndPath[1])) {
+                    throw fail(top, "the paths " + other + " and " + idAndPath[1] + " differ only in their parameters'"
+                            + " names: name them alike");
+                }
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.cairn.platform.auth;
 
+import dev.cairn.platform.AllowedMethods;
+
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.platform.CairnConfig;
@@ -54,6 +56,10 @@ public class AccessControl {
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
     public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
         if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(Public.class)) {
+            return PROCEED;
+        }
+        if (resource.getResourceClass() != null && resource.getResourceClass().isAnnotationPresent(RoutesWithin.class)
+                && !AllowedMethods.declares(request.getMethod(), request.getUriInfo().getPath())) {
             return PROCEED;
         }
         if (!config.auth().enabled()) {

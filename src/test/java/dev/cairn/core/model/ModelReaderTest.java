@@ -115,6 +115,19 @@ class ModelReaderTest {
     }
 
     @Test
+    void pathsThatDifferOnlyInParameterNamesAndTwinOperationIdsAreRefused() {
+        assertThat(failure(SHOP.replace("path: /customers/{customerId}/orders/{orderId}", "path: /customers/{customer}/orders/{orderId}"))
+                .getMessage()).contains("the paths /customers/{customer}/orders and /customers/{customerId}/orders differ only");
+        assertThat(failure(SHOP.replace("      create: Create a book", "").replace("list: { path: \"/customers/{customerId}/orders\", order: newest-first }",
+                "list: { path: \"/customers/{customerId}/orders\", order: newest-first, id: getCustomer }"))
+                .getMessage()).contains("two operations are called getCustomer (Customer and Order)");
+        DomainModel model = ModelReader.read("models/shop.yaml", SHOP);
+        assertThat(model.entity("Order").list().operationId()).isEqualTo("listCustomerOrders");
+        assertThat(model.entity("Order").list().summary()).isEqualTo("A customer's orders");
+        assertThat(model.entity("Order").operation(Op.PUT).summary()).isEqualTo("Replace an order");
+    }
+
+    @Test
     void fieldRulesSpeakBeanValidationsWords() {
         var fields = ModelReader.read("models/shop.yaml", SHOP).entity("Customer").fields();
         var violations = FieldRules.check(fields, new java.util.LinkedHashMap<>(java.util.Map.of("id", "", "name", "x".repeat(101),

@@ -19,6 +19,7 @@ import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 /** Bearer JWTs, roles and tenant scope, with authentication on and tokens signed by the test key pair. */
@@ -112,6 +113,17 @@ class AuthResourceTest {
         as("Bearer " + TestTokens.admin(Duration.ZERO, Duration.ofHours(1))).get("/access-patterns").then().statusCode(200);
         as("Bearer " + adminClaims().audience(Set.of("billing-service", TestTokens.AUDIENCE)).sign(TestTokens.privateKey()))
                 .get("/access-patterns").then().statusCode(200);
+    }
+
+    @Test
+    void aMissingRouteIs405Or404BeforeAnyTokenIsAsked() {
+        given().delete("/players").then().statusCode(405).contentType(PROBLEM).header("Allow", containsString("POST"));
+        as(TestTokens.bearer("rita", List.of("*"), "cairn-reader")).contentType("application/json").body("{}").put("/teams/{id}", unique("t"))
+                .then().statusCode(405).contentType(PROBLEM);
+        given().contentType("application/json").body("{}").post("/books/x/authors").then().statusCode(405)
+                .header("Allow", equalTo("GET"));
+        given().get("/shelves/x").then().statusCode(404).contentType(PROBLEM);
+        given().get("/books/{id}", unique("b")).then().statusCode(401);
     }
 
     @Test
