@@ -25,16 +25,21 @@ import java.util.concurrent.TimeUnit;
  * The AOT cache's training run: a real start of the packaged app against DynamoDB Local, with every route of the API
  * called as a client would (all GET and POST routes, and the PATCH, PUT and DELETE ones too), then a graceful stop —
  * the JVM writes the cache at exit ({@code -XX:AOTCacheOutput}). Used by deploy/image/build-jvm-image.sh (the app in
- * a chroot of the image) and by deploy/image/Dockerfile.jvm (the app in the image being built).
+ * a chroot of the image) and by src/main/docker/Dockerfile.jvm (the app in the image being built).
  *
  * <p>Usage:
  * <pre>
- * java -cp target/classes:&lt;DynamoDB Local's classpath&gt; Train.java [options] -- APP COMMAND...
- *   --files HOST_DIR:APP_DIR  where the app finds the files this writes (the JWT public key); default /tmp:/tmp
+ * java -cp target/classes:&lt;DynamoDB Local's classpath&gt; Train.java [options] -- APP COMMAND... [--floor FLOOR COMMAND...]
+ *   --files HOST_DIR:APP_DIR  where the app finds the files this writes (the JWT public key, the floor's routes);
+ *                             default /tmp:/tmp
  *   --log FILE                the app's output (default: inherited)
+ *   --floor-log FILE          the floor's output (default: inherited)
  *   --rounds N                how many times every route is called (default 3)
- * java -cp ... Train.java exercise API_URL MANAGEMENT_URL TOKEN   (the same requests against a running app)
  * </pre>
+ * With {@code --floor}, the hand-written floor (src/bench baseline.HandWritten) is trained next, against the same
+ * DynamoDB Local: {port} and {dynamodb} in its command are replaced, and it reads its routes from
+ * HOST_DIR/access-patterns.json, written here from the app's /access-patterns.
+ *
  * The app is started with a clean environment holding only its configuration: DynamoDB Local's address (in-process
  * here, on 127.0.0.1 and a free port), free HTTP and management ports, the table created at start, a random cursor
  * secret, and authentication ON with a key pair made for this run (tokens minted here, RS256), so the JWT path is
@@ -57,11 +62,6 @@ public class Train {
     }
 
     static void run(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("exercise")) {
-            int calls = new Client(args[1], args[2], "Bearer " + args[3]).exerciseEveryRoute(UUID.randomUUID().toString().substring(0, 8));
-            System.out.println("train: " + calls + " requests");
-            return;
-        }
         String hostDir = "/tmp";
         String appDir = "/tmp";
         Path log = null;

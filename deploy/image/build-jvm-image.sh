@@ -9,7 +9,7 @@
 #   4. the app: Jib's core library puts the runtime, target/quarkus-app and the cache on the base (JvmImage.java).
 # The same start of the hand-written floor (src/bench, compiled here, never in the image) gets its own AOT cache in
 # target/image/floor, so JvmImageIT can start both the same way.
-# Needs root (mmdebstrap's root mode, chroot; apt-get installs mmdebstrap if missing), a packaged app
+# Needs root (mmdebstrap's root mode, chroot; apt-get installs mmdebstrap and unzip if missing), a packaged app
 # (./mvnw package) and a JDK 25 (JAVA25_HOME, default: Temurin's). `docker load -i target/cairn-jvm-image.tar` or
 # `podman load -i …` run it anywhere.
 set -euo pipefail
@@ -29,16 +29,18 @@ if [ ! -x "$JAVA25_HOME/bin/jlink" ] || ! grep -q '^JAVA_VERSION="25' "$JAVA25_H
   exit 1
 fi
 mkdir -p "$work"
+for tool in mmdebstrap:mmdebstrap unzip:unzip; do
+  if ! command -v "${tool%%:*}" >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tool##*:}" >/dev/null
+  fi
+done
 
 # 1. The base: no JRE from Debian, the runtime comes from jlink (step 2).
 base="$work/base-bookworm.tar"
 if [ ! -f "$base" ]; then
-  if ! command -v mmdebstrap >/dev/null; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
-  fi
   rm -rf "$work/base" && mkdir -p "$work/base"
-  # User 185 (group 0) runs the app, as in the UBI images the Dockerfiles use; it owns nothing in the image.
+  # User 185 (group 0) runs the app, as the manifests and the Dockerfile say; it owns nothing in the image.
   mmdebstrap --quiet --variant=essential \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \

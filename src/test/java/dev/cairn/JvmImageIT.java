@@ -146,6 +146,8 @@ class JvmImageIT {
         RestAssured.port = port;
         String k = UUID.randomUUID().toString().substring(0, 8);
         String id;
+        String course = "cs-" + k;
+        String workspace = "ws-" + k;
         try {
             id = PackagedAppIT.createMatch(k);
             PackagedAppIT.given().get("/matches/{id}", id).then().statusCode(200)
@@ -153,6 +155,8 @@ class JvmImageIT {
                     .body("venue.name", equalTo("MCG"))
                     .body("team2.players[0].player.lastName", equalTo("Kohli"));
             RestAssured.given().get("/matches/{id}", id).then().statusCode(401);
+            // What the side-by-side load below reads: a course roster and a workspace's projects besides the match.
+            createLoadData(k, course, workspace);
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "\nthe container's log:\n" + logs(), e);
         }
@@ -173,8 +177,10 @@ class JvmImageIT {
         strict.addAll(List.of("--env", "JDK_JAVA_OPTIONS=" + env.get("JDK_JAVA_OPTIONS")
                 + " -XX:AOTMode=on -Xlog:class+load=info:file=/tmp/class-load.log"));
         startToReady(name + "-check", strict, List.of(), ready);
-        List<String> loaded = podman("exec", name + "-check", "cat", "/tmp/class-load.log").lines()
-                .filter(line -> line.contains(" source: ")).toList();
+        String classLoad = podman("exec", name + "-check", "cat", "/tmp/class-load.log");
+        Files.createDirectories(REPORT.getParent());
+        Files.writeString(REPORT.resolveSibling("class-load-aot.log"), classLoad);
+        List<String> loaded = classLoad.lines().filter(line -> line.contains(" source: ")).toList();
         long fromCache = loaded.stream().filter(line -> line.contains("source: shared objects file")).count();
         podman("stop", "--time", "45", name + "-check");
         assertThat(fromCache).as("classes a start loads from the AOT cache, of %d", loaded.size())
@@ -184,9 +190,6 @@ class JvmImageIT {
         // cache, without it (the entrypoint minus its flag), and the hand-written floor from the same image with its
         // own cache. Each JVM takes the pod's memory limit as its machine's memory; RSS and its anonymous part
         // (RssAnon: what a memory limit cannot reclaim, unlike the mapped files) idle, then after the same load.
-        String course = "cs-" + k;
-        String workspace = "ws-" + k;
-        createLoadData(k, course, workspace);
         List<String> loadPaths = List.of("/matches/" + id, "/workspaces/" + workspace + "/projects", "/courses/" + course + "/students");
         var results = new LinkedHashMap<Variant, List<Start>>();
         for (int round = 0; round < ROUNDS; round++) {
@@ -265,7 +268,7 @@ class JvmImageIT {
         spec.addAll(List.of("--env", "JDK_JAVA_OPTIONS=" + env.get("JDK_JAVA_OPTIONS") + " " + POD_MEMORY));
         long ready;
         String base = "http://127.0.0.1:" + port;
-        String authorization = "Bearer " + TestTokens.admin();
+        String authorization = TestTokens.admin();
         switch (variant) {
             case IMAGE -> ready = startToReady(container, spec, List.of(), "http://127.0.0.1:" + management + "/q/health/ready");
             case IMAGE_NO_CACHE -> ready = startToReady(container, spec, List.of("--entrypoint", "java"),
@@ -281,6 +284,12 @@ class JvmImageIT {
             }
         }
         long pid = Long.parseLong(podman("inspect", "--format", "{{.State.Pid}}", container).trim());
+        String maps = Files.readString(Path.of("/proc/" + pid + "/maps"));
+        switch (variant) {
+            case IMAGE -> assertThat(maps).as("the image's start maps its AOT cache").contains("/deployments/app.aot");
+            case IMAGE_NO_CACHE -> assertThat(maps).doesNotContain(".aot");
+            default -> assertThat(maps).as("the floor's start maps its AOT cache").contains("/floor/floor.aot");
+        }
         Thread.sleep(2000);
         Memory idle = Memory.of(pid);
         load(base, loadPaths, authorization);
@@ -295,6 +304,7 @@ class JvmImageIT {
     void load(String base, List<String> paths, String authorization) throws Exception {
         var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
         var failures = new java.util.concurrent.atomic.AtomicInteger();
+        var statuses = java.util.concurrent.ConcurrentHashMap.<String>newKeySet();
         try {
             var futures = new ArrayList<java.util.concurrent.Future<?>>();
             for (int i = 0; i < LOAD_REQUESTS; i++) {
@@ -305,11 +315,14 @@ class JvmImageIT {
                         request.header("Authorization", authorization);
                     }
                     try {
-                        if (http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
+                        int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                        if (status != 200) {
                             failures.incrementAndGet();
+                            statuses.add(path + " " + status);
                         }
                     } catch (Exception e) {
                         failures.incrementAndGet();
+                        statuses.add(path + " " + e);
                     }
                     return null;
                 }));
@@ -320,7 +333,7 @@ class JvmImageIT {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(failures.get()).as("GETs of %s from %s that did not answer 200", paths, base).isZero();
+        assertThat(failures.get()).as("GETs of %s from %s that did not answer 200: %s", paths, base, statuses).isZero();
     }
 
     /** A course with a student and a workspace with a project, for the load's list routes. */
