@@ -115,8 +115,9 @@ cp -a "$floor/." "$root/floor/"
 # The training's own writable directory (the caches, the key it trusts), owned by the user it runs as.
 mkdir -p "$root/aot" && chown 185:0 "$root/aot"
 find "$root/opt/java" "$root/deployments" "$root/floor" -exec touch -h -d @0 {} +
-# The image's default JDK_JAVA_OPTIONS, and the manifests' memory limit (512Mi) as the machine's memory, as in the pod.
-jvm_options="-XX:MaxRAMPercentage=60 -Djava.io.tmpdir=/tmp -XX:MaxRAM=512m"
+# The image's default JDK_JAVA_OPTIONS, and the manifests' limits (512Mi, 1 CPU) as the JVM sees them in the pod: the
+# training runs with the heap, GC (Serial) and thread pools of production.
+jvm_options="-XX:MaxRAMPercentage=60 -Djava.io.tmpdir=/tmp -XX:MaxRAM=512m -XX:ActiveProcessorCount=1"
 in_image=(unshare --mount --pid --fork --mount-proc="$root/proc" chroot --userspec=185:0 "$root" /usr/bin/env JDK_JAVA_OPTIONS="$jvm_options")
 java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "target/classes:$(cat "$work/training.classpath")" \
   deploy/image/Train.java --files "$root/aot:/aot" --log "$work/training.log" \
