@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Builds target/cairn-jvm-image.tar (the image cairn:jvm) without a container engine:
-#   1. a base image from Debian's own packages: bookworm + openjdk-17-jre-headless + ca-certificates, made by
+#   1. a base image from Debian's own packages: bookworm's essential set (libc, a shell, coreutils), made by
 #      mmdebstrap and packed as a docker-archive tarball (cached in target/image until `mvn clean`);
-#   2. an AppCDS archive of the app's startup, written by the base's own JRE in a chroot (a training start);
-#   3. the app: Jib's core library puts target/quarkus-app and the archive on the base (JvmImage.java).
-# Needs root (mmdebstrap's root mode; apt-get installs mmdebstrap if missing) and a packaged app
-# (./mvnw package). `docker load -i target/cairn-jvm-image.tar` or `podman load -i …` run it anywhere.
+#   2. a Java 25 runtime made by jlink from the machine's Temurin 25 JDK: the modules the app's classes use (jdeps)
+#      and a few it loads by name, with the JDK's own CDS archive (cached likewise);
+#   3. an AOT cache (JEP 483/514/515) written by that runtime in a chroot of the image: a training run that starts
+#      the app against DynamoDB Local, calls every route, and stops it (deploy/image/Train.java);
+#   4. the app: Jib's core library puts the runtime, target/quarkus-app and the cache on the base (JvmImage.java).
+# The same start of the hand-written floor (src/bench, compiled here, never in the image) gets its own AOT cache in
+# target/image/floor, so JvmImageIT can start both the same way.
+# Needs root (mmdebstrap's root mode, chroot; apt-get installs mmdebstrap and unzip if missing), a packaged app
+# (./mvnw package) and a JDK 25 (JAVA25_HOME, default: Temurin's). `docker load -i target/cairn-jvm-image.tar` or
+# `podman load -i …` run it anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 IMAGE="${IMAGE:-cairn:jvm}"
+JAVA25_HOME="${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 work=target/image
 out=target/cairn-jvm-image.tar
 
@@ -16,18 +23,25 @@ if [ ! -f target/quarkus-app/quarkus-run.jar ]; then
   echo "no packaged app: run ./mvnw -B package first" >&2
   exit 1
 fi
+if [ ! -x "$JAVA25_HOME/bin/jlink" ] || ! grep -q '^JAVA_VERSION="25' "$JAVA25_HOME/release" 2>/dev/null; then
+  echo "no JDK 25 at $JAVA25_HOME (the image's runtime is made from it by jlink): install Temurin 25 there," \
+    "or set JAVA25_HOME to a JDK 25" >&2
+  exit 1
+fi
 mkdir -p "$work"
-
-if [ ! -f "$work/base.tar" ]; then
-  if ! command -v mmdebstrap >/dev/null; then
+for tool in mmdebstrap:mmdebstrap unzip:unzip; do
+  if ! command -v "${tool%%:*}" >/dev/null; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tool##*:}" >/dev/null
   fi
+done
+
+# 1. The base: no JRE from Debian, the runtime comes from jlink (step 2).
+base="$work/base-bookworm.tar"
+if [ ! -f "$base" ]; then
   rm -rf "$work/base" && mkdir -p "$work/base"
-  # The JRE's postinst links its man page: the directory must exist although man pages are left out.
-  # User 185 (group 0) runs the app, as in the UBI images the Dockerfiles use; it owns nothing in the image.
-  mmdebstrap --quiet --variant=essential --include=openjdk-17-jre-headless,ca-certificates \
-    --setup-hook='mkdir -p "$1/usr/share/man/man1"' \
+  # User 185 (group 0) runs the app, as the manifests and the Dockerfile say; it owns nothing in the image.
+  mmdebstrap --quiet --variant=essential \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
     --customize-hook='echo "cairn:x:185:0:cairn:/tmp:/usr/sbin/nologin" >> "$1/etc/passwd"' \
@@ -38,53 +52,94 @@ if [ ! -f "$work/base.tar" ]; then
 {"architecture":"amd64","os":"linux",
  "config":{"Env":["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]},
  "rootfs":{"type":"layers","diff_ids":["sha256:$diff_id"]},
- "history":[{"created_by":"mmdebstrap --variant=essential --include=openjdk-17-jre-headless,ca-certificates bookworm"}]}
+ "history":[{"created_by":"mmdebstrap --variant=essential bookworm"}]}
 JSON
-  echo '[{"Config":"config.json","RepoTags":["cairn-base:bookworm-jre17"],"Layers":["rootfs.tar"]}]' > "$work/base/manifest.json"
-  tar -cf "$work/base.tar.partial" -C "$work/base" manifest.json config.json rootfs.tar
-  mv "$work/base.tar.partial" "$work/base.tar"
+  echo '[{"Config":"config.json","RepoTags":["cairn-base:bookworm"],"Layers":["rootfs.tar"]}]' > "$work/base/manifest.json"
+  tar -cf "$base.partial" -C "$work/base" manifest.json config.json rootfs.tar
+  mv "$base.partial" "$base"
   rm -rf "$work/base"
 fi
 
-# AppCDS: the classes a start loads, archived by the image's OWN JRE (an archive only serves the JVM that wrote it,
-# with the same jars: same paths, same sizes, same timestamps — the image's are all at the epoch). The app starts
-# once in a chroot of the base, as user 185, with no DynamoDB to reach (its table check fails fast and it starts
-# anyway), and is stopped; the JVM writes the archive at exit.
-cds_root="$work/cds-root"
-rm -rf "$cds_root" && mkdir -p "$cds_root"
-tar -xOf "$work/base.tar" rootfs.tar | tar -x -C "$cds_root"
-mkdir -p "$cds_root/deployments" && cp -a target/quarkus-app/. "$cds_root/deployments/"
-# The training start's own writable directory (its log and the archive), owned by the user it runs as.
-mkdir -p "$cds_root/cds" && chown 185:0 "$cds_root/cds"
-find "$cds_root/deployments" -exec touch -h -d @0 {} +
-unshare --mount --pid --fork --mount-proc="$cds_root/proc" sh -c '
-  root="$1"
-  chroot --userspec=185:0 "$root" java -XX:ArchiveClassesAtExit=/cds/app-cds.jsa \
-    -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
-    -Dcairn.auth.enabled=false -Dcairn.cursor.secret=appcds-training -Dcairn.table.create=false \
-    -Dquarkus.http.port=0 -Dquarkus.management.port=0 -Dquarkus.log.console.json.enabled=false \
-    -Dquarkus.dynamodb.endpoint-override=http://127.0.0.1:9 -Dquarkus.dynamodb.aws.region=us-east-1 \
-    -Dquarkus.dynamodb.aws.credentials.type=static \
-    -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=none \
-    -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=none \
-    -jar /deployments/quarkus-run.jar > "$root/cds/training.log" 2>&1 &
-  app=$!
-  for _ in $(seq 600); do
-    grep -q " started in " "$root/cds/training.log" && break
-    kill -0 "$app" 2>/dev/null || break
-    sleep 0.1
+# 2. The runtime. jdeps lists the JDK modules the app's classes refer to (over the classes of every jar, unpacked:
+# some jars are modules whose own requirements jdeps cannot resolve here); added by hand, what is only loaded by
+# name: jdk.crypto.ec (EC key agreement for TLS), jdk.naming.dns (Netty's DNS server discovery through JNDI),
+# jdk.zipfs (zip file systems), jdk.jfr and jdk.management.jfr (Flight Recorder, for diagnosing a pod). Left out:
+# jdk.compiler, which only Vert.x' code generator (annotation processing, never at run time) refers to.
+# No compression: the image's layers are compressed anyway, and classes read from an uncompressed jimage are
+# faster to load. --generate-cds-archive writes the JDK's default CDS archive (a start without the AOT cache uses it).
+jars=$(cd target/quarkus-app && ls quarkus-run.jar app/*.jar quarkus/*.jar lib/boot/*.jar lib/main/*.jar)
+modules_key=$( { echo "$jars"; grep JAVA_RUNTIME_VERSION "$JAVA25_HOME/release"; } | sha256sum | cut -c1-16)
+runtime="$work/java-runtime"
+if [ ! -f "$runtime.$modules_key" ]; then
+  rm -rf "$work/jdeps-classes" "$runtime" "$work"/java-runtime.*
+  mkdir -p "$work/jdeps-classes"
+  for jar in $jars; do
+    (cd "$work/jdeps-classes" && unzip -qq -o "$OLDPWD/target/quarkus-app/$jar" '*.class' -x 'module-info.class' 'META-INF/*' 2>/dev/null) || true
   done
-  kill -TERM "$app" 2>/dev/null
-  wait "$app" || true
-' sh "$cds_root"
-if [ ! -s "$cds_root/cds/app-cds.jsa" ]; then
-  grep -v "\[cds\]" "$cds_root/cds/training.log" | tail -20 >&2
-  echo "the AppCDS training run wrote no archive" >&2
-  exit 1
+  modules=$("$JAVA25_HOME/bin/jdeps" --ignore-missing-deps --print-module-deps -q "$work/jdeps-classes")
+  modules="$(echo "$modules" | tr ',' '\n' | grep -vx jdk.compiler | paste -sd,),jdk.crypto.ec,jdk.naming.dns,jdk.zipfs,jdk.jfr,jdk.management.jfr"
+  rm -rf "$work/jdeps-classes"
+  "$JAVA25_HOME/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
+    --generate-cds-archive --output "$runtime"
+  echo "$modules" > "$runtime.$modules_key"
 fi
-cp "$cds_root/cds/app-cds.jsa" "$work/app-cds.jsa"
-rm -rf "$cds_root"
+echo "java runtime: $(cat "$runtime.$modules_key") ($(du -sm "$runtime" | cut -f1) MB)"
 
-./mvnw -q -B -f deploy/image/pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/$work/jib.classpath"
-java -cp "$(cat "$work/jib.classpath")" deploy/image/JvmImage.java "$work/base.tar" target/quarkus-app "$out" "$IMAGE" \
-  "$work/app-cds.jsa"
+# The classpath of the training driver (Train.java: DynamoDB Local in-process) and of the floor (its SDK, Vert.x and
+# Jackson are the app's own jars).
+./mvnw -q -B -o dependency:build-classpath -Dmdep.includeScope=compile -Dmdep.outputFile="$PWD/$work/training.classpath" \
+  || ./mvnw -q -B dependency:build-classpath -Dmdep.includeScope=compile -Dmdep.outputFile="$PWD/$work/training.classpath"
+floor="$work/floor"
+rm -rf "$floor" && mkdir -p "$floor/classes"
+app_cp=$(cd target/quarkus-app && ls lib/boot/*.jar lib/main/*.jar | sed 's|^|/deployments/|' | paste -sd:)
+javac --release 17 -nowarn -d "$floor/classes" -cp "$(echo "$app_cp" | sed 's|/deployments/|target/quarkus-app/|g')" \
+  src/bench/java/dev/cairn/bench/baseline/HandWritten.java
+(cd "$floor/classes" && jar --create --file ../handwritten.jar .)
+rm -rf "$floor/classes"
+# A java @argument file: the floor's classpath (the app's jars, where the image has them) and main class.
+printf -- '-cp /floor/handwritten.jar:%s dev.cairn.bench.baseline.HandWritten\n' "$app_cp" > "$floor/args"
+# As in the chroot below: a cache serves only jars of the same timestamps (JvmImageIT mounts this directory).
+find "$floor" -exec touch -h -d @0 {} +
+
+# 3. The AOT caches: written by the image's OWN runtime, in a chroot of the image (a cache only serves the JVM that
+# wrote it, with the same jars: same paths, same sizes, same timestamps — the image's are all at the epoch). The
+# app runs as user 185 with the entrypoint's flags; Train.java (on the host's JDK) runs DynamoDB Local on loopback,
+# calls every route of the app, stops it (the JVM writes the cache at exit), then does the same for the floor.
+root="$work/aot-root"
+rm -rf "$root" && mkdir -p "$root"
+tar -xOf "$base" rootfs.tar | tar -x -C "$root"
+mkdir -p "$root/opt/java" "$root/deployments" "$root/floor"
+cp -a "$runtime/." "$root/opt/java/"
+cp -a target/quarkus-app/. "$root/deployments/"
+cp -a "$floor/." "$root/floor/"
+# The training's own writable directory (the caches, the key it trusts), owned by the user it runs as.
+mkdir -p "$root/aot" && chown 185:0 "$root/aot"
+find "$root/opt/java" "$root/deployments" "$root/floor" -exec touch -h -d @0 {} +
+# The image's default JDK_JAVA_OPTIONS, and the manifests' limits (512Mi, 1 CPU) as the JVM sees them in the pod: the
+# training runs with the heap, GC (Serial) and thread pools of production.
+jvm_options="-XX:MaxRAMPercentage=60 -Djava.io.tmpdir=/tmp -XX:MaxRAM=512m -XX:ActiveProcessorCount=1"
+in_image=(unshare --mount --pid --fork --mount-proc="$root/proc" chroot --userspec=185:0 "$root" /usr/bin/env JDK_JAVA_OPTIONS="$jvm_options")
+java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "target/classes:$(cat "$work/training.classpath")" \
+  deploy/image/Train.java --files "$root/aot:/aot" --log "$work/training.log" \
+  --floor-log "$work/floor-training.log" \
+  -- "${in_image[@]}" /opt/java/bin/java -XX:AOTCacheOutput=/aot/app.aot \
+    -Djava.util.logging.manager=org.jboss.logmanager.LogManager -jar /deployments/quarkus-run.jar \
+  --floor "${in_image[@]}" /opt/java/bin/java -XX:AOTCacheOutput=/aot/floor.aot -Xmx300m @/floor/args \
+    '{port}' '{dynamodb}' /aot/access-patterns.json false
+for cache in app floor; do
+  if [ ! -s "$root/aot/$cache.aot" ]; then
+    tail -20 "$work/training.log" "$work/floor-training.log" >&2 || true
+    echo "the training run wrote no AOT cache for the $cache" >&2
+    exit 1
+  fi
+done
+cp "$root/aot/app.aot" "$work/app.aot"
+cp "$root/aot/floor.aot" "$root/aot/access-patterns.json" "$floor/"
+touch -h -d @0 "$floor"/*
+rm -rf "$root"
+
+# 4. The image.
+./mvnw -q -B -o -f deploy/image/pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/$work/jib.classpath" \
+  || ./mvnw -q -B -f deploy/image/pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/$work/jib.classpath"
+java -cp "$(cat "$work/jib.classpath")" deploy/image/JvmImage.java "$base" "$runtime" target/quarkus-app "$out" "$IMAGE" \
+  "$work/app.aot"

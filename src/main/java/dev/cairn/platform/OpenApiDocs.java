@@ -1,9 +1,10 @@
 package dev.cairn.platform;
 
 import dev.cairn.core.CairnError;
+import dev.cairn.core.model.ModelException;
 import dev.cairn.declared.DeclaredOpenApi;
 import dev.cairn.declared.ModelFiles;
-import dev.cairn.core.model.ModelException;
+import io.quarkus.smallrye.openapi.OpenApiFilter;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -34,8 +35,12 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * Makes the generated OpenAPI document say exactly what every operation answers (registered as
- * {@code mp.openapi.filter}). Resources declare what only they know — operationId, summary, the request
+ * Makes the generated OpenAPI document say exactly what every operation answers. A BUILD-stage filter: it runs
+ * once, while the app is built (in the build's class loader, which sees the app's classes and classpath resources),
+ * and the finished document is stored in the app, so a start only reads it back (a runtime filter, such as one
+ * registered as {@code mp.openapi.filter}, would make Quarkus 3.31 build the document at every start, ~0.7 s:
+ * quarkusio/quarkus#54826). It must therefore depend on nothing known only at run time (configuration read at start,
+ * CDI beans). Resources declare what only they know — operationId, summary, the request
  * body's entity, and the statuses their use case adds ({@code @APIResponse} without content); this filter adds
  * what follows from an operation's shape, by ONE set of rules:
  * <ul>
@@ -51,6 +56,7 @@ import java.util.function.UnaryOperator;
  *       and the shared query parameters ({@code limit}, {@code cursor}, ...) get their exact, portable constraints.
  * </ul>
  */
+@OpenApiFilter(OpenApiFilter.RunStage.BUILD)
 public class OpenApiDocs implements OASFilter {
 
     private static final String PROBLEM = "Problem";
@@ -184,7 +190,14 @@ public class OpenApiDocs implements OASFilter {
         if (operation.getRequestBody() == null || operation.getRequestBody().getContent() == null) {
             return;
         }
-        operation.getRequestBody().getContent().getMediaTypes().forEach((type, media) -> {
+        var content = operation.getRequestBody().getContent();
+        // At build time the annotation scanner gives the media types of one body (application/json and
+        // application/merge-patch+json) ONE shared object: each gets its own before it is rewritten.
+        new ArrayList<>(content.getMediaTypes().entrySet()).forEach(entry -> content.addMediaType(entry.getKey(),
+                OASFactory.createMediaType().schema(entry.getValue().getSchema()).example(entry.getValue().getExample())
+                        .examples(entry.getValue().getExamples()).encoding(entry.getValue().getEncoding())
+                        .extensions(entry.getValue().getExtensions())));
+        content.getMediaTypes().forEach((type, media) -> {
             if (type.startsWith(MergePatcher.JSON_PATCH)) {
                 media.setSchema(ref(JSON_PATCH));
             } else if (method == PathItem.HttpMethod.PATCH && media.getSchema() != null
