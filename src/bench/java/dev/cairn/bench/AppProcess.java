@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The packaged app as a separate process, so its CPU time and RSS can be read from the OS. */
 final class AppProcess implements AutoCloseable {
@@ -161,6 +163,31 @@ final class AppProcess implements AutoCloseable {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
         return ticks * 1000.0 / CLOCK_TICKS_PER_SECOND;
+    }
+
+    /**
+     * User + system CPU time so far of each group of the process' threads, in milliseconds (from /proc): threads named
+     * alike but for their numbers ("vert.x-eventloop-thread-0", "-1") form one group ("vert.x-eventloop-thread-#").
+     * A thread that ended is no longer counted.
+     */
+    Map<String, Double> threadCpuMillis() {
+        var groups = new TreeMap<String, Double>();
+        try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+", "#");
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    groups.merge(name, ticks * 1000.0 / CLOCK_TICKS_PER_SECOND, Double::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended while it was read
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return groups;
     }
 
     /** Resident set size in MB (from /proc). */

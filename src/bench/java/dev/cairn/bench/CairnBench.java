@@ -77,6 +77,12 @@ class CairnBench {
     static final int ROUNDS = Integer.getInteger("bench.rounds", 2);
 
     final Duration warmup = Duration.ofSeconds(Long.getLong("bench.warmup", 2));
+    /**
+     * An unmeasured load of each contender before a GET route's first round ({@code -Dbench.prewarm} seconds at the
+     * highest concurrency, 0: none), so that the JIT compilers have settled before anything is measured: a run's
+     * first windows otherwise carry C2 compilations in the process' CPU.
+     */
+    final Duration prewarm = Duration.ofSeconds(Long.getLong("bench.prewarm", 0));
     final Duration duration = Duration.ofSeconds(Long.getLong("bench.duration", 5));
     final List<Integer> concurrencies = parse(System.getProperty("bench.concurrency", "1,16"));
     final Set<String> scenarios = Set.of(System.getProperty("bench.scenarios", "all").split(","));
@@ -116,12 +122,14 @@ class CairnBench {
             return;
         }
         Files.createDirectories(Path.of("target/bench"));
+        Files.deleteIfExists(WINDOWS);
+        Files.deleteIfExists(THREADS);
         String otherBuild = System.getProperty("bench.other", "");
         boolean publish = Boolean.getBoolean("bench.publish");
         // Read before anything runs: the tree as it was measured.
         RunInfo info = RunInfo.collect(List.of(System.getProperty("bench.scenarios", "all").split(",")), warmup.toSeconds(),
                 duration.toSeconds(), concurrencies, ROUNDS, System.getProperty("bench.http", "1.1"), Boolean.getBoolean("bench.jfr"),
-                otherBuild.isBlank() ? null : checkoutName(Path.of(otherBuild)), Long.getLong("bench.soak", 120), publish);
+                otherBuild.isBlank() ? null : checkoutName(Path.of(otherBuild)), Long.getLong("bench.soak", 120), publish, prewarm.toSeconds());
         String failure = null;
         try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start(0, null)) {
             app = AppProcess.start(dynamo.endpoint());
@@ -416,6 +424,7 @@ class CairnBench {
      */
     void compareBuilds(String route, String title, BuildOp op) throws Exception {
         var rows = new ArrayList<RunData.Row>();
+        measuredRoute = route;
         report.append("\n### ").append(title).append(": this build vs the other build\n\n")
                 .append("| concurrency | build | ops/s | p50 ms | p99 ms | DynamoDB calls/op | capacity units/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|---|\n");
@@ -1342,6 +1351,13 @@ class CairnBench {
     }
 
     /** One implementation in a comparison: its load, its process (null: the raw SDK in this JVM), its runs and CPU. */
+    /** The measured windows of a run (contender, route, concurrency, start and end in epoch milliseconds). */
+    static final Path WINDOWS = Path.of("target/bench/windows.csv");
+    /** CPU per thread group in each measured window (contender, route, concurrency, round, group, CPU ms, requests). */
+    static final Path THREADS = Path.of("target/bench/thread-cpu.csv");
+    /** The route being measured, for the windows file. */
+    String measuredRoute = "";
+
     final class Contender {
         final String name;
         final AppProcess process;
@@ -1360,18 +1376,38 @@ class CairnBench {
         /** One run; the process' CPU is read at the edges of the measured window itself, warm-up excluded. */
         void run(int concurrency) throws Exception {
             double[] cpu = new double[2];
-            Load.Window window = process == null ? null : new Load.Window() {
+            long[] wall = new long[2];
+            List<Map<String, Double>> threads = new ArrayList<>(List.of(Map.of(), Map.of()));
+            Load.Window window = new Load.Window() {
                 @Override
                 public void opened() throws Exception {
-                    cpu[0] = process.cpuMillis();
+                    wall[0] = System.currentTimeMillis();
+                    threads.set(0, process == null ? Map.of() : process.threadCpuMillis());
+                    cpu[0] = process == null ? 0 : process.cpuMillis();
                 }
 
                 @Override
                 public void closed() throws Exception {
-                    cpu[1] = process.cpuMillis();
+                    cpu[1] = process == null ? 0 : process.cpuMillis();
+                    threads.set(1, process == null ? Map.of() : process.threadCpuMillis());
+                    wall[1] = System.currentTimeMillis();
+                    // When each measured window ran, so a JFR recording (-Dbench.jfr) can be read window by window.
+                    Files.writeString(WINDOWS, String.format(Locale.ROOT, "%s,%s,%d,%d,%d%n", name, measuredRoute, concurrency,
+                            wall[0], wall[1]), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
                 }
             };
-            runs.add(Load.metered(concurrency, warmup, duration, op, window));
+            Load.Result result = Load.metered(concurrency, warmup, duration, op, window);
+            runs.add(result);
+            // Where the process spent the window's CPU, by thread group: event loops, worker pool, GC, JIT compilers.
+            var lines = new StringBuilder();
+            threads.get(1).forEach((group, after) -> {
+                double used = after - threads.get(0).getOrDefault(group, 0.0);
+                if (used > 0) {
+                    lines.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.0f,%d%n", name, measuredRoute, concurrency, runs.size(),
+                            group, used, result.ops()));
+                }
+            });
+            Files.writeString(THREADS, lines, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             if (process != null) {
                 runCpuMillis.add(cpu[1] - cpu[0]);
                 cpuMillis += cpu[1] - cpu[0];
@@ -1407,6 +1443,7 @@ class CairnBench {
                  Load.Op restOp, Load.Op otherOp, String bodies) throws Exception {
         var rows = new ArrayList<RunData.Row>();
         var roundRows = new ArrayList<RunData.RoundRow>();
+        measuredRoute = route;
         report.append("\n### ").append(title).append("\n\n")
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
@@ -1420,6 +1457,12 @@ class CairnBench {
             for (Contender contender : Arrays.asList(rawSdk, handWritten, quarkusRest, otherBuild, cairn)) {
                 if (contender != null) {
                     order.add(contender);
+                }
+            }
+            if (concurrency == concurrencies.get(0) && !prewarm.isZero()) {
+                int most = concurrencies.stream().mapToInt(Integer::intValue).max().orElse(concurrency);
+                for (Contender contender : order) {
+                    Load.metered(most, prewarm, Duration.ZERO, contender.op);
                 }
             }
             for (int round = 0; round < ROUNDS; round++) {

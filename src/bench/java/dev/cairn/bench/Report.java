@@ -257,8 +257,9 @@ final class Report {
                         : "clean tree"))
                 .append(String.format(Locale.ROOT, "| command | `%s` |%n", run.command()))
                 .append(String.format(Locale.ROOT, "| scenarios | %s |%n", String.join(", ", run.scenarios())))
-                .append(String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round |%n",
-                        run.warmupSeconds(), run.durationSeconds()))
+                .append(String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round%s |%n",
+                        run.warmupSeconds(), run.durationSeconds(), run.prewarmSeconds() > 0 ? String.format(Locale.ROOT,
+                                "; before a GET route's first round, %d s of unmeasured load on each", run.prewarmSeconds()) : ""))
                 .append(String.format(Locale.ROOT, "| concurrency | %s closed-loop clients |%n",
                         String.join(", ", run.concurrencies().stream().map(String::valueOf).toList())))
                 .append(String.format(Locale.ROOT, "| rounds | %d, interleaved, every other round in reverse order |%n", run.rounds()))
