@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The packaged app as a separate process, so its CPU time and RSS can be read from the OS. */
 final class AppProcess implements AutoCloseable {
@@ -93,7 +95,47 @@ final class AppProcess implements AutoCloseable {
         return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
     }
 
+    /**
+     * The quarkus-rest baseline (src/bench/baseline-rest, built by the bench profile into target/baseline-rest/) as
+     * its own process with the app's heap: the extension's default client pointed at DynamoDB Local, answering the
+     * access patterns in {@code patterns}; its log goes to target/bench/{name}.log. Ready when it answers at all (it
+     * has no health endpoint): a 404 for its root.
+     */
+    static AppProcess startQuarkusRest(String dynamoEndpoint, Path patterns, String name) throws Exception {
+        Path jar = Path.of("target/baseline-rest/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException("build the quarkus-rest baseline first (the bench profile does): " + jar);
+        }
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx300m",
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.dynamodb.endpoint-override=" + dynamoEndpoint,
+                "-Dquarkus.dynamodb.aws.region=us-east-1",
+                "-Dquarkus.dynamodb.aws.credentials.type=static",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=local",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=local",
+                "-Dbaseline.access-patterns=" + patterns.toAbsolutePath(),
+                "-Dquarkus.log.level=WARN",
+                "-jar", jar.toString()));
+        if (Boolean.getBoolean("bench.jfr")) {
+            // Profiled like the app, with the same settings: jfr print --events jdk.ExecutionSample target/bench/quarkus-rest.jfr
+            command.add(1, "-XX:StartFlightRecording=filename=target/bench/" + name + ".jfr,settings=profile");
+        }
+        long started = System.nanoTime();
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
+        awaitAnswer(process, "http://127.0.0.1:" + port + "/", name, started, false);
+        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+    }
+
     private static void awaitReady(Process process, String readyUrl, String name, long started) throws Exception {
+        awaitAnswer(process, readyUrl, name, started, true);
+    }
+
+    /** Polls {@code url} until it answers 200 ({@code ok}) or anything at all. */
+    private static void awaitAnswer(Process process, String readyUrl, String name, long started, boolean ok) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         while (true) {
             if (!process.isAlive()) {
@@ -102,7 +144,7 @@ final class AppProcess implements AutoCloseable {
             try {
                 var response = http.send(HttpRequest.newBuilder(URI.create(readyUrl))
                         .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
+                if (!ok || response.statusCode() == 200) {
                     return;
                 }
             } catch (IOException e) {
@@ -121,6 +163,31 @@ final class AppProcess implements AutoCloseable {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
         return ticks * 1000.0 / CLOCK_TICKS_PER_SECOND;
+    }
+
+    /**
+     * User + system CPU time so far of each group of the process' threads, in milliseconds (from /proc): threads named
+     * alike but for their numbers ("vert.x-eventloop-thread-0", "-1") form one group ("vert.x-eventloop-thread-#").
+     * A thread that ended is no longer counted.
+     */
+    Map<String, Double> threadCpuMillis() {
+        var groups = new TreeMap<String, Double>();
+        try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+", "#");
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    groups.merge(name, ticks * 1000.0 / CLOCK_TICKS_PER_SECOND, Double::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended while it was read
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return groups;
     }
 
     /** Resident set size in MB (from /proc). */

@@ -73,9 +73,16 @@ class CairnBench {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final String TABLE = "cairn";
-    static final int ROUNDS = 2;
+    /** Interleaved rounds per implementation and concurrency ({@code -Dbench.rounds}, 2 unless told). */
+    static final int ROUNDS = Integer.getInteger("bench.rounds", 2);
 
     final Duration warmup = Duration.ofSeconds(Long.getLong("bench.warmup", 2));
+    /**
+     * An unmeasured load of each contender before a GET route's first round ({@code -Dbench.prewarm} seconds at the
+     * highest concurrency, 0: none), so that the JIT compilers have settled before anything is measured: a run's
+     * first windows otherwise carry C2 compilations in the process' CPU.
+     */
+    final Duration prewarm = Duration.ofSeconds(Long.getLong("bench.prewarm", 0));
     final Duration duration = Duration.ofSeconds(Long.getLong("bench.duration", 5));
     final List<Integer> concurrencies = parse(System.getProperty("bench.concurrency", "1,16"));
     final Set<String> scenarios = Set.of(System.getProperty("bench.scenarios", "all").split(","));
@@ -95,6 +102,11 @@ class CairnBench {
     /** The hand-written service answering the GET routes (baseline.HandWritten), started with the GET scenarios. */
     AppProcess hand;
     /**
+     * The quarkus-rest baseline (src/bench/baseline-rest, built by the bench profile): a plain Quarkus REST service
+     * with the extension's default client, one resource per GET route, started with the GET scenarios.
+     */
+    AppProcess rest;
+    /**
      * Another build of Cairn ({@code -Dbench.other=<its target/quarkus-app>}, e.g. the commit before a change),
      * measured in the same interleaved rounds as this one on every GET route: a regression check side by side.
      */
@@ -110,12 +122,14 @@ class CairnBench {
             return;
         }
         Files.createDirectories(Path.of("target/bench"));
+        Files.deleteIfExists(WINDOWS);
+        Files.deleteIfExists(THREADS);
         String otherBuild = System.getProperty("bench.other", "");
         boolean publish = Boolean.getBoolean("bench.publish");
         // Read before anything runs: the tree as it was measured.
         RunInfo info = RunInfo.collect(List.of(System.getProperty("bench.scenarios", "all").split(",")), warmup.toSeconds(),
                 duration.toSeconds(), concurrencies, ROUNDS, System.getProperty("bench.http", "1.1"), Boolean.getBoolean("bench.jfr"),
-                otherBuild.isBlank() ? null : checkoutName(Path.of(otherBuild)), Long.getLong("bench.soak", 120), publish);
+                otherBuild.isBlank() ? null : checkoutName(Path.of(otherBuild)), Long.getLong("bench.soak", 120), publish, prewarm.toSeconds());
         String failure = null;
         try (EmbeddedDynamoDb dynamo = EmbeddedDynamoDb.start(0, null)) {
             app = AppProcess.start(dynamo.endpoint());
@@ -128,7 +142,10 @@ class CairnBench {
                 double idleRss = app.rssMb();
                 header(idleRss);
                 setUpReferences();
-                if (enabled("get") || enabled("lists")) startHandWritten(dynamo.endpoint());
+                if (enabled("get") || enabled("lists")) {
+                    startHandWritten(dynamo.endpoint());
+                    startQuarkusRest(dynamo.endpoint());
+                }
                 if ((enabled("get") || enabled("lists") || enabled("copywrites")) && !otherBuild.isBlank()) {
                     startOther(dynamo.endpoint(), Path.of(otherBuild));
                 }
@@ -155,6 +172,9 @@ class CairnBench {
                 app.close();
                 if (hand != null) {
                     hand.close();
+                }
+                if (rest != null) {
+                    rest.close();
                 }
                 if (other != null) {
                     other.close();
@@ -404,6 +424,7 @@ class CairnBench {
      */
     void compareBuilds(String route, String title, BuildOp op) throws Exception {
         var rows = new ArrayList<RunData.Row>();
+        measuredRoute = route;
         report.append("\n### ").append(title).append(": this build vs the other build\n\n")
                 .append("| concurrency | build | ops/s | p50 ms | p99 ms | DynamoDB calls/op | capacity units/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|---|\n");
@@ -1280,21 +1301,70 @@ class CairnBench {
     // --- measurement -------------------------------------------------------------------------------------
 
     void compare(String scenario, String route, String title, Load.Op cairn, Load.Op rawOp) throws Exception {
-        compare(scenario, route, title, cairn, rawOp, null, null);
+        compare(scenario, route, title, cairn, rawOp, null, null, null, null);
     }
 
-    /** A GET route of Cairn beside the raw call, the hand-written service and (if started) the other build. */
+    /**
+     * A GET route of Cairn beside the raw call, the two hand-written services and (if started) the other build. The
+     * quarkus-rest baseline makes its route's one Query by construction (it sends no X-DynamoDB-Calls): counted as 1.
+     */
     void compareGet(String scenario, String route, String title, String path, Load.Op rawOp) throws Exception {
-        compare(scenario, route, title, w -> get(path), rawOp, w -> getFrom(hand, path),
-                other == null ? null : w -> getFrom(other, path));
+        String bodies = compareBodies(path);
+        compare(scenario, route, title, w -> get(path), rawOp, w -> getFrom(hand, path), w -> {
+            getFrom(rest, path);
+            return 1;
+        }, other == null ? null : w -> getFrom(other, path), bodies);
+    }
+
+    /**
+     * Cairn's answer beside the quarkus-rest baseline's, byte for byte: identical, identical but for the {@code next}
+     * cursor (Cairn seals its cursor with AES-GCM under a fresh nonce, so even two Cairn answers differ there; the
+     * baseline writes the last key in base64url), or different (the first difference, which the report shows).
+     */
+    String compareBodies(String path) throws Exception {
+        String cairn = http.send(HttpRequest.newBuilder(URI.create(app.base() + path)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String baseline = http.send(HttpRequest.newBuilder(URI.create(rest.base() + path)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String verdict;
+        if (cairn.equals(baseline)) {
+            verdict = "byte-identical (" + bytes(cairn) + " bytes)";
+        } else {
+            String cursor = "\"next\":\"[A-Za-z0-9_-]+\"";
+            String a = cairn.replaceAll(cursor, "\"next\":\"…\"");
+            String b = baseline.replaceAll(cursor, "\"next\":\"…\"");
+            if (a.equals(b)) {
+                verdict = "byte-identical but for the `next` cursor (" + bytes(cairn) + " and " + bytes(baseline) + " bytes)";
+            } else {
+                int at = 0;
+                while (at < Math.min(a.length(), b.length()) && a.charAt(at) == b.charAt(at)) {
+                    at++;
+                }
+                verdict = "DIFFERENT from byte " + at + ": Cairn `" + a.substring(at, Math.min(a.length(), at + 60))
+                        + "`, quarkus-rest `" + b.substring(at, Math.min(b.length(), at + 60)) + "`";
+            }
+        }
+        report.append("\nAnswer of `GET ").append(path).append("`, Cairn beside the quarkus-rest baseline: ").append(verdict).append(".\n");
+        return verdict;
+    }
+
+    static int bytes(String body) {
+        return body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
     /** One implementation in a comparison: its load, its process (null: the raw SDK in this JVM), its runs and CPU. */
+    /** The measured windows of a run (contender, route, concurrency, start and end in epoch milliseconds). */
+    static final Path WINDOWS = Path.of("target/bench/windows.csv");
+    /** CPU per thread group in each measured window (contender, route, concurrency, round, group, CPU ms, requests). */
+    static final Path THREADS = Path.of("target/bench/thread-cpu.csv");
+    /** The route being measured, for the windows file. */
+    String measuredRoute = "";
+
     final class Contender {
         final String name;
         final AppProcess process;
         final Load.MeteredOp op;
         final List<Load.Result> runs = new ArrayList<>();
+        /** CPU time of each run's measured window (empty for the raw SDK). */
+        final List<Double> runCpuMillis = new ArrayList<>();
         double cpuMillis;
 
         Contender(String name, AppProcess process, Load.MeteredOp op) {
@@ -1303,12 +1373,56 @@ class CairnBench {
             this.op = op;
         }
 
+        /** One run; the process' CPU is read at the edges of the measured window itself, warm-up excluded. */
         void run(int concurrency) throws Exception {
-            double before = process == null ? 0 : process.cpuMillis();
-            runs.add(Load.metered(concurrency, warmup, duration, op));
+            double[] cpu = new double[2];
+            long[] wall = new long[2];
+            List<Map<String, Double>> threads = new ArrayList<>(List.of(Map.of(), Map.of()));
+            Load.Window window = new Load.Window() {
+                @Override
+                public void opened() throws Exception {
+                    wall[0] = System.currentTimeMillis();
+                    threads.set(0, process == null ? Map.of() : process.threadCpuMillis());
+                    cpu[0] = process == null ? 0 : process.cpuMillis();
+                }
+
+                @Override
+                public void closed() throws Exception {
+                    cpu[1] = process == null ? 0 : process.cpuMillis();
+                    threads.set(1, process == null ? Map.of() : process.threadCpuMillis());
+                    wall[1] = System.currentTimeMillis();
+                    // When each measured window ran, so a JFR recording (-Dbench.jfr) can be read window by window.
+                    Files.writeString(WINDOWS, String.format(Locale.ROOT, "%s,%s,%d,%d,%d%n", name, measuredRoute, concurrency,
+                            wall[0], wall[1]), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                }
+            };
+            Load.Result result = Load.metered(concurrency, warmup, duration, op, window);
+            runs.add(result);
+            // Where the process spent the window's CPU, by thread group: event loops, worker pool, GC, JIT compilers.
+            var lines = new StringBuilder();
+            threads.get(1).forEach((group, after) -> {
+                double used = after - threads.get(0).getOrDefault(group, 0.0);
+                if (used > 0) {
+                    lines.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.0f,%d%n", name, measuredRoute, concurrency, runs.size(),
+                            group, used, result.ops()));
+                }
+            });
+            Files.writeString(THREADS, lines, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             if (process != null) {
-                cpuMillis += measuredShare(process.cpuMillis() - before);
+                runCpuMillis.add(cpu[1] - cpu[0]);
+                cpuMillis += cpu[1] - cpu[0];
             }
+        }
+
+        /** The rounds one by one, in the order they ran. */
+        List<RunData.RoundRow> rounds(int concurrency) {
+            var rows = new ArrayList<RunData.RoundRow>();
+            for (int i = 0; i < runs.size(); i++) {
+                Load.Result r = runs.get(i);
+                Double cpu = process == null ? null : runCpuMillis.get(i) / Math.max(1, r.ops());
+                rows.add(new RunData.RoundRow(concurrency, name, i + 1, r.opsPerSecond(), r.p50Ms(), r.p99Ms(), cpu));
+            }
+            return rows;
         }
 
         Load.Result merged() {
@@ -1326,20 +1440,29 @@ class CairnBench {
      * always runs first or last; each process' CPU is read from /proc over its own runs.
      */
     void compare(String scenario, String route, String title, Load.Op cairnOp, Load.Op rawOp, Load.Op handOp,
-                 Load.Op otherOp) throws Exception {
+                 Load.Op restOp, Load.Op otherOp, String bodies) throws Exception {
         var rows = new ArrayList<RunData.Row>();
+        var roundRows = new ArrayList<RunData.RoundRow>();
+        measuredRoute = route;
         report.append("\n### ").append(title).append("\n\n")
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (int concurrency : concurrencies) {
             var rawSdk = new Contender(RunData.RAW_SDK, null, counted(rawOp));
             var handWritten = handOp == null ? null : new Contender(RunData.HAND_WRITTEN, hand, counted(handOp));
+            var quarkusRest = restOp == null ? null : new Contender(RunData.QUARKUS_REST, rest, counted(restOp));
             var otherBuild = otherOp == null ? null : new Contender(RunData.OTHER_BUILD, other, counted(otherOp));
             var cairn = new Contender(RunData.CAIRN, app, counted(cairnOp));
             var order = new ArrayList<Contender>();
-            for (Contender contender : Arrays.asList(rawSdk, handWritten, otherBuild, cairn)) {
+            for (Contender contender : Arrays.asList(rawSdk, handWritten, quarkusRest, otherBuild, cairn)) {
                 if (contender != null) {
                     order.add(contender);
+                }
+            }
+            if (concurrency == concurrencies.get(0) && !prewarm.isZero()) {
+                int most = concurrencies.stream().mapToInt(Integer::intValue).max().orElse(concurrency);
+                for (Contender contender : order) {
+                    Load.metered(most, prewarm, Duration.ZERO, contender.op);
                 }
             }
             for (int round = 0; round < ROUNDS; round++) {
@@ -1349,7 +1472,7 @@ class CairnBench {
                 Collections.reverse(order);
             }
             row(concurrency, cairn);
-            for (Contender baseline : Arrays.asList(handWritten, otherBuild)) {
+            for (Contender baseline : Arrays.asList(quarkusRest, handWritten, otherBuild)) {
                 if (baseline != null) {
                     row(concurrency, baseline);
                     ratio(concurrency, cairn, baseline);
@@ -1362,9 +1485,13 @@ class CairnBench {
                 double cpu = contender.cpuPerOp();
                 rows.add(new RunData.Row(concurrency, contender.name, r.opsPerSecond(), r.p50Ms(), r.p99Ms(), r.callsPerOp(),
                         Double.isNaN(cpu) ? null : cpu, r.errors(), Double.isNaN(r.capacityPerOp()) ? null : r.capacityPerOp()));
+                roundRows.addAll(contender.rounds(concurrency));
+            }
+            if (quarkusRest != null && ROUNDS > 1) {
+                roundRatios(concurrency, cairn, quarkusRest);
             }
         }
-        data.comparisons.add(new RunData.Comparison(scenario, route, title, rows));
+        data.comparisons.add(new RunData.Comparison(scenario, route, title, rows, roundRows, bodies));
     }
 
     void row(int concurrency, Contender contender) {
@@ -1380,9 +1507,21 @@ class CairnBench {
                 baseline.name, c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(), cpu));
     }
 
-    /** The CPU of the measured part of a run: Load.run spends warm-up + duration, only the duration is measured. */
-    double measuredShare(double cpuMillis) {
-        return cpuMillis * duration.toNanos() / (duration.plus(warmup).toNanos() + 1.0);
+    /** Cairn / a baseline round by round (round n of each): how far the rounds of one run spread. */
+    void roundRatios(int concurrency, Contender cairn, Contender baseline) {
+        var ops = new ArrayList<String>();
+        var p50 = new ArrayList<String>();
+        var cpu = new ArrayList<String>();
+        for (int i = 0; i < Math.min(cairn.runs.size(), baseline.runs.size()); i++) {
+            Load.Result c = cairn.runs.get(i);
+            Load.Result b = baseline.runs.get(i);
+            ops.add(String.format(Locale.ROOT, "%.2f", c.opsPerSecond() / b.opsPerSecond()));
+            p50.add(String.format(Locale.ROOT, "%.2f", c.p50Ms() / b.p50Ms()));
+            cpu.add(String.format(Locale.ROOT, "%.2f", (cairn.runCpuMillis.get(i) / Math.max(1, c.ops()))
+                    / (baseline.runCpuMillis.get(i) / Math.max(1, b.ops()))));
+        }
+        report.append(String.format(Locale.ROOT, "| %d | Cairn / %s, round by round | %s | %s | | | %s | |%n", concurrency,
+                baseline.name, String.join(" · ", ops), String.join(" · ", p50), String.join(" · ", cpu)));
     }
 
     void row(int concurrency, String impl, Load.Result r, double cpuPerOp) {
@@ -1469,6 +1608,16 @@ class CairnBench {
     static boolean directCompletion() throws IOException {
         return Files.readAllLines(Path.of("src/main/resources/application.properties")).stream()
                 .anyMatch(line -> line.replace(" ", "").equals("quarkus.dynamodb.async-client.advanced.use-future-completion-thread-pool=false"));
+    }
+
+    /**
+     * Starts the quarkus-rest baseline with the same access patterns as the hand-written service (the app's own
+     * Queries, read at its start).
+     */
+    void startQuarkusRest(String dynamoEndpoint) throws Exception {
+        rest = AppProcess.startQuarkusRest(dynamoEndpoint, Path.of("target/bench/hand-written-routes.json"), "quarkus-rest");
+        report.append(String.format(Locale.ROOT, "quarkus-rest baseline startup to ready: %d ms; RSS idle: %.0f MB.%n",
+                rest.startupMillis, rest.rssMb()));
     }
 
     int get(String path) throws Exception {

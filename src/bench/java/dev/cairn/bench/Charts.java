@@ -38,6 +38,7 @@ final class Charts {
             RunData.CAIRN, new Color(0x1f, 0x77, 0xb4),
             RunData.OTHER_BUILD, new Color(0x2c, 0xa0, 0x2c),
             RunData.HAND_WRITTEN, new Color(0xff, 0x7f, 0x0e),
+            RunData.QUARKUS_REST, new Color(0x94, 0x67, 0xbd),
             RunData.RAW_SDK, new Color(0x7f, 0x7f, 0x7f));
 
     private Charts() {
@@ -48,12 +49,22 @@ final class Charts {
         var images = new ArrayList<Image>();
         var routes = data.comparisons().stream().filter(RunData.Comparison::againstHandWritten).toList();
         for (RunData.Comparison route : routes) {
+            boolean rest = route.againstQuarkusRest();
             images.add(new Image("get-" + slug(route.route()) + ".png", route.route() + ": throughput and p50 by "
-                    + "concurrency, Cairn beside the hand-written service and the raw SDK", file -> route(route, file)));
+                    + "concurrency, Cairn beside the " + (rest ? "quarkus-rest and Vert.x hand-written services" : "hand-written service")
+                    + " and the raw SDK", file -> route(route, file)));
         }
         if (!routes.isEmpty()) {
+            boolean rest = routes.stream().anyMatch(RunData.Comparison::againstQuarkusRest);
             images.add(new Image("cpu-per-request.png", "CPU per request (user + system time of the serving process), "
-                    + "Cairn beside the hand-written service", file -> cpu(routes, file)));
+                    + "Cairn beside the " + (rest ? "quarkus-rest and Vert.x hand-written services" : "hand-written service"),
+                    file -> cpu(routes, file)));
+        }
+        var restRoutes = data.comparisons().stream().filter(RunData.Comparison::againstQuarkusRest).toList();
+        if (!restRoutes.isEmpty()) {
+            images.add(new Image("quarkus-rest-ratios.png", "Cairn / quarkus-rest baseline per GET route: CPU per request, "
+                    + "throughput at the highest concurrency, p50 at the lowest; each round, all rounds, and the target",
+                    file -> restRatios(restRoutes, file)));
         }
         if (!data.startup().isEmpty()) {
             images.add(new Image("startup.png", "Start to ready and idle RSS: the app's JVM variants and the hand-written "
@@ -115,6 +126,54 @@ final class Charts {
             panels.add(headroom(chart));
         }
         save(panels, file);
+    }
+
+    /**
+     * Cairn / quarkus-rest, one panel per target (CPU per request at each concurrency, ops/s at the highest, p50 at the
+     * lowest), one group per route: a bar per round, one for all rounds merged, and the target's bound beside them.
+     */
+    static void restRatios(List<RunData.Comparison> routes, Path file) throws IOException {
+        var panels = new ArrayList<CategoryChart>();
+        List<Report.Target> targets = Report.targetsOf(routes.get(0));
+        List<String> categories = routes.stream().map(c -> c.route().replaceFirst("^GET ", "")).toList();
+        int rounds = routes.stream().mapToInt(r -> Report.Ratio.rounds(r, r.concurrencies().get(0), RunData.QUARKUS_REST).size())
+                .max().orElse(0);
+        for (Report.Target target : targets) {
+            CategoryChart chart = chart("Cairn / quarkus-rest: " + target.what() + " at concurrency " + target.concurrency()
+                    + " (target " + target.bound() + ")", "GET route", "ratio", "0.00");
+            chart.getStyler().setXAxisLabelRotation(0);
+            for (int round = 0; round < rounds; round++) {
+                var values = new ArrayList<Number>();
+                for (RunData.Comparison route : routes) {
+                    var ratios = Report.Ratio.rounds(route, target.concurrency(), RunData.QUARKUS_REST);
+                    values.add(round < ratios.size() ? finite(target.metric().applyAsDouble(ratios.get(round))) : 0.0);
+                }
+                int shade = 0xb0 - 0x60 * round / Math.max(1, rounds - 1);
+                chart.addSeries("round " + (round + 1), categories, values).setFillColor(new Color(shade, shade, shade));
+            }
+            var merged = new ArrayList<Number>();
+            var bound = new ArrayList<Number>();
+            for (RunData.Comparison route : routes) {
+                merged.add(finite(target.metric().applyAsDouble(Report.Ratio.of(route, target.concurrency(), RunData.QUARKUS_REST))));
+                bound.add(target.limit());
+            }
+            chart.addSeries("all rounds", categories, merged).setFillColor(COLOURS.get(RunData.CAIRN));
+            chart.addSeries("target", categories, bound).setFillColor(new Color(0xd6, 0x27, 0x28));
+            panels.add(headroom(chart));
+        }
+        // Two panels per row: the PNG stays readable with four or five targets.
+        int columns = 2;
+        int rows = (panels.size() + columns - 1) / columns;
+        while (panels.size() < rows * columns) {
+            CategoryChart empty = chart(" ", " ", " ", "0.00");
+            empty.addSeries(" ", List.of(" "), List.of(0.0));
+            panels.add(empty);
+        }
+        BitmapEncoder.saveBitmap(panels, rows, columns, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static double finite(double value) {
+        return Double.isNaN(value) || Double.isInfinite(value) ? 0.0 : value;
     }
 
     /** Start to ready and idle RSS of each JVM variant of the app and of the hand-written service. */

@@ -44,7 +44,21 @@ final class Load {
         return metered(concurrency, warmup, duration, w -> new Cost(op.run(w), Double.NaN));
     }
 
+    /**
+     * Called just before the measured window opens and just after it closes (the warm-up runs before it): what a
+     * process did in exactly that window, such as its CPU time, is read here.
+     */
+    interface Window {
+        void opened() throws Exception;
+
+        void closed() throws Exception;
+    }
+
     static Result metered(int concurrency, Duration warmup, Duration duration, MeteredOp op) throws InterruptedException {
+        return metered(concurrency, warmup, duration, op, null);
+    }
+
+    static Result metered(int concurrency, Duration warmup, Duration duration, MeteredOp op, Window window) throws InterruptedException {
         var measuring = new AtomicBoolean(false);
         var stop = new AtomicBoolean(false);
         var calls = new AtomicLong();
@@ -82,11 +96,13 @@ final class Load {
             t.start();
         }
         Thread.sleep(warmup.toMillis());
+        edge(window, true);
         measuring.set(true);
         long started = System.nanoTime();
         Thread.sleep(duration.toMillis());
         measuring.set(false);
         double seconds = (System.nanoTime() - started) / 1e9;
+        edge(window, false);
         stop.set(true);
         done.await();
         var all = new ArrayList<Long>();
@@ -95,6 +111,21 @@ final class Load {
         long ops = all.size();
         return new Result(ops, seconds, percentile(all, 0.50), percentile(all, 0.99),
                 ops == 0 ? 0 : calls.get() / (double) ops, errors.get(), ops == 0 ? Double.NaN : capacity.sum() / ops);
+    }
+
+    private static void edge(Window window, boolean open) {
+        if (window == null) {
+            return;
+        }
+        try {
+            if (open) {
+                window.opened();
+            } else {
+                window.closed();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("the measured window's probe failed", e);
+        }
     }
 
     /** Runs a fixed number of operations at a concurrency and returns the wall time in seconds (for cascades). */

@@ -109,7 +109,23 @@ final class Report {
                         + "[data](%sdata.json).%n%n", run.date(), run.commit(), run.dirty() ? ", dirty tree" : "", base, run.command(),
                 run.cores(), run.javaApp(), run.rounds(), base));
         var routes = data.comparisons().stream().filter(RunData.Comparison::againstHandWritten).toList();
-        if (!routes.isEmpty()) {
+        if (!routes.isEmpty() && routes.stream().anyMatch(RunData.Comparison::againstQuarkusRest)) {
+            md.append("Cairn / baseline: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU per request.\n\n");
+            md.append("| GET route | concurrency | Cairn / quarkus-rest: ops/s | p50 | p99 | CPU per request "
+                            + "| Cairn / Vert.x hand-written: ops/s | p50 | CPU per request | Cairn / raw SDK: ops/s | p50 |\n")
+                    .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            for (RunData.Comparison route : routes) {
+                for (int c : route.concurrencies()) {
+                    Ratio rest = Ratio.of(route, c, RunData.QUARKUS_REST);
+                    Ratio hand = Ratio.of(route, c, RunData.HAND_WRITTEN);
+                    Ratio raw = Ratio.of(route, c, RunData.RAW_SDK);
+                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                            c == route.concurrencies().get(0) ? "`" + route.route() + "`" : "", c, f(rest.ops()), f(rest.p50()),
+                            f(rest.p99()), f(rest.cpu()), f(hand.ops()), f(hand.p50()), f(hand.cpu()), f(raw.ops()), f(raw.p50())));
+                }
+            }
+            md.append('\n').append(targets(data));
+        } else if (!routes.isEmpty()) {
             md.append("Cairn / baseline: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU per request.\n\n");
             md.append("| GET route | concurrency | Cairn / hand-written: ops/s | p50 | p99 | CPU per request | Cairn / raw SDK: ops/s | p50 | p99 |\n")
                     .append("|---|---|---|---|---|---|---|---|---|\n");
@@ -139,6 +155,62 @@ final class Report {
         return md.toString();
     }
 
+    /** A target of Cairn against the quarkus-rest baseline: a ratio that must stay at or below (or above) a limit. */
+    record Target(String what, int concurrency, java.util.function.ToDoubleFunction<Ratio> metric, double limit, boolean atMost) {
+
+        boolean holds(double ratio) {
+            return atMost ? ratio <= limit : ratio >= limit;
+        }
+
+        String bound() {
+            return (atMost ? "≤ " : "≥ ") + String.format(Locale.ROOT, "%.2f", limit);
+        }
+    }
+
+    /**
+     * The targets against the quarkus-rest baseline: CPU per request ≤ 1.15× at every concurrency, throughput ≥ 0.95×
+     * at the highest concurrency, p50 ≤ 1.10× at the lowest.
+     */
+    static List<Target> targetsOf(RunData.Comparison route) {
+        List<Integer> cs = route.concurrencies();
+        var targets = new ArrayList<Target>();
+        for (int c : cs) {
+            targets.add(new Target("CPU per request", c, Ratio::cpu, 1.15, true));
+        }
+        targets.add(new Target("ops/s", cs.get(cs.size() - 1), Ratio::ops, 0.95, false));
+        targets.add(new Target("p50", cs.get(0), Ratio::p50, 1.10, true));
+        return targets;
+    }
+
+    /**
+     * Cairn against the quarkus-rest baseline, target by target: the ratio over all rounds, then round by round (round
+     * n of Cairn over round n of the baseline), and how many rounds hold. Empty for runs without that baseline.
+     */
+    static String targets(RunData data) {
+        var routes = data.comparisons().stream().filter(RunData.Comparison::againstQuarkusRest).toList();
+        if (routes.isEmpty()) {
+            return "";
+        }
+        var md = new StringBuilder("Targets against the quarkus-rest baseline (Cairn / quarkus-rest; all rounds merged, then "
+                + "round by round):\n\n| GET route | target | bound | all rounds | holds | rounds | rounds holding |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        for (RunData.Comparison route : routes) {
+            boolean first = true;
+            for (Target target : targetsOf(route)) {
+                double merged = target.metric().applyAsDouble(Ratio.of(route, target.concurrency(), RunData.QUARKUS_REST));
+                List<Ratio> rounds = Ratio.rounds(route, target.concurrency(), RunData.QUARKUS_REST);
+                long holding = rounds.stream().filter(r -> target.holds(target.metric().applyAsDouble(r))).count();
+                md.append(String.format(Locale.ROOT, "| %s | %s at %d | %s | **%s** | %s | %s | %d of %d |%n",
+                        first ? "`" + route.route() + "`" : "", target.what(), target.concurrency(), target.bound(),
+                        f(merged), Double.isNaN(merged) ? "–" : target.holds(merged) ? "yes" : "**no**",
+                        String.join(" · ", rounds.stream().map(r -> f(target.metric().applyAsDouble(r))).toList()),
+                        holding, rounds.size()));
+                first = false;
+            }
+        }
+        return md.append('\n').toString();
+    }
+
     /** Cairn / a baseline at one concurrency; NaN where either side lacks the figure. */
     record Ratio(double ops, double p50, double p99, double cpu) {
 
@@ -152,6 +224,20 @@ final class Report {
             RunData.Row b = base.get();
             double cpu = c.cpuMsPerOp() == null || b.cpuMsPerOp() == null ? Double.NaN : c.cpuMsPerOp() / b.cpuMsPerOp();
             return new Ratio(c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(), cpu);
+        }
+
+        /** Round n of Cairn over round n of the baseline, for every round both ran. */
+        static List<Ratio> rounds(RunData.Comparison comparison, int concurrency, String baseline) {
+            var cairn = comparison.rounds(concurrency, RunData.CAIRN);
+            var base = comparison.rounds(concurrency, baseline);
+            var ratios = new ArrayList<Ratio>();
+            for (int i = 0; i < Math.min(cairn.size(), base.size()); i++) {
+                RunData.RoundRow c = cairn.get(i);
+                RunData.RoundRow b = base.get(i);
+                double cpu = c.cpuMsPerOp() == null || b.cpuMsPerOp() == null ? Double.NaN : c.cpuMsPerOp() / b.cpuMsPerOp();
+                ratios.add(new Ratio(c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(), cpu));
+            }
+            return ratios;
         }
     }
 
@@ -171,8 +257,9 @@ final class Report {
                         : "clean tree"))
                 .append(String.format(Locale.ROOT, "| command | `%s` |%n", run.command()))
                 .append(String.format(Locale.ROOT, "| scenarios | %s |%n", String.join(", ", run.scenarios())))
-                .append(String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round |%n",
-                        run.warmupSeconds(), run.durationSeconds()))
+                .append(String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round%s |%n",
+                        run.warmupSeconds(), run.durationSeconds(), run.prewarmSeconds() > 0 ? String.format(Locale.ROOT,
+                                "; before a GET route's first round, %d s of unmeasured load on each", run.prewarmSeconds()) : ""))
                 .append(String.format(Locale.ROOT, "| concurrency | %s closed-loop clients |%n",
                         String.join(", ", run.concurrencies().stream().map(String::valueOf).toList())))
                 .append(String.format(Locale.ROOT, "| rounds | %d, interleaved, every other round in reverse order |%n", run.rounds()))
@@ -182,7 +269,7 @@ final class Report {
                 .append(String.format(Locale.ROOT, "| machine | %d cores (%s), %.1f GiB memory, %s |%n", run.cores(), run.cpu(),
                         run.memoryGiB(), run.os()))
                 .append(String.format(Locale.ROOT, "| Java, load generator | %s |%n", run.javaLoadGenerator()))
-                .append(String.format(Locale.ROOT, "| Java, app and hand-written service | %s, each its own JVM, `%s` |%n",
+                .append(String.format(Locale.ROOT, "| Java, app and the hand-written services | %s, each its own JVM, `%s` |%n",
                         run.javaApp(), run.appHeap()))
                 .append(String.format(Locale.ROOT, "| DynamoDB | %s |%n", run.dynamoDb()))
                 .append('\n');
@@ -205,6 +292,19 @@ final class Report {
                                 first ? "`" + comparison.route() + "`" : "", c, baseline, f(r.ops()), f(r.p50()), f(r.p99()), f(r.cpu())));
                         first = false;
                     }
+                }
+            }
+            md.append('\n');
+        }
+        String targets = targets(data);
+        if (!targets.isEmpty()) {
+            md.append("## Against the quarkus-rest baseline\n\n").append("A plain quarkus-rest service on the same Quarkus platform "
+                    + "and DynamoDB extension (its default client), one resource per GET route making the route's one Query as "
+                    + "the app lists it and folding the items into maps that Jackson writes (src/bench/baseline-rest).\n\n")
+                    .append(targets);
+            for (RunData.Comparison route : data.comparisons()) {
+                if (route.bodies() != null) {
+                    md.append("- `").append(route.route()).append("`: answer ").append(route.bodies()).append('\n');
                 }
             }
             md.append('\n');

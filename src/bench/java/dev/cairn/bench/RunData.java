@@ -21,12 +21,15 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
     }
 
     static final String CAIRN = "Cairn";
+    /** The Vert.x hand-written service (baseline.HandWritten): the floor of the stack. */
     static final String HAND_WRITTEN = "hand-written";
+    /** The plain quarkus-rest service (src/bench/baseline-rest): what the same routes cost written by hand on Quarkus. */
+    static final String QUARKUS_REST = "quarkus-rest";
     static final String OTHER_BUILD = "other build";
     static final String RAW_SDK = "raw SDK";
 
     /** The contenders in the order tables and charts show them: Cairn first, the floors last. */
-    static final List<String> IMPLS = List.of(CAIRN, OTHER_BUILD, HAND_WRITTEN, RAW_SDK);
+    static final List<String> IMPLS = List.of(CAIRN, OTHER_BUILD, QUARKUS_REST, HAND_WRITTEN, RAW_SDK);
 
     /**
      * One contender at one concurrency, merged over its rounds.
@@ -40,8 +43,36 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
                Double cpuMsPerOp, long errors, Double capacityPerOp) {
     }
 
-    /** A scenario where Cairn ran in the same interleaved rounds as its baselines. */
-    record Comparison(String scenario, String route, String title, List<Row> rows) {
+    /**
+     * One contender's run in one round (the rounds are merged into a {@link Row}).
+     *
+     * @param round      1 for the first run of the contender at this concurrency, and so on
+     * @param cpuMsPerOp null for the raw SDK
+     */
+    record RoundRow(int concurrency, String impl, int round, double opsPerSecond, double p50Ms, double p99Ms, Double cpuMsPerOp) {
+    }
+
+    /**
+     * A scenario where Cairn ran in the same interleaved rounds as its baselines.
+     *
+     * @param rounds each contender's rounds one by one; empty in runs published before they were kept
+     * @param bodies Cairn's answer beside the quarkus-rest baseline's (byte-identical, or how they differ); null
+     *               where not compared
+     */
+    record Comparison(String scenario, String route, String title, List<Row> rows, List<RoundRow> rounds, String bodies) {
+
+        Comparison {
+            rounds = rounds == null ? List.of() : rounds;
+        }
+
+        Comparison(String scenario, String route, String title, List<Row> rows) {
+            this(scenario, route, title, rows, List.of(), null);
+        }
+
+        /** One contender's rounds at one concurrency, in the order they ran. */
+        List<RoundRow> rounds(int concurrency, String impl) {
+            return rounds.stream().filter(r -> r.concurrency() == concurrency && r.impl().equals(impl)).toList();
+        }
 
         Optional<Row> row(int concurrency, String impl) {
             return rows.stream().filter(r -> r.concurrency() == concurrency && r.impl().equals(impl)).findFirst();
@@ -67,6 +98,11 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
         /** A GET route measured against the hand-written service too: the ones the charts draw. */
         boolean againstHandWritten() {
             return impls().contains(HAND_WRITTEN);
+        }
+
+        /** A GET route measured against the quarkus-rest baseline too: the CPU targets are read against it. */
+        boolean againstQuarkusRest() {
+            return impls().contains(QUARKUS_REST);
         }
     }
 

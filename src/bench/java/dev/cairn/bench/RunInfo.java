@@ -24,18 +24,24 @@ import java.util.concurrent.TimeUnit;
 record RunInfo(String date, String startedAt, String commit, boolean dirty, List<String> changedPaths, String command,
                List<String> scenarios, long warmupSeconds, long durationSeconds, List<Integer> concurrencies, int rounds,
                String http, boolean jfr, String other, int cores, String cpu, double memoryGiB, String os,
-               String javaLoadGenerator, String javaApp, String appHeap, String dynamoDb) {
+               String javaLoadGenerator, String javaApp, String appHeap, String dynamoDb, long prewarmSeconds) {
 
     static final String DYNAMODB = "DynamoDB Local 2.6.1, in memory, inside the load generator's JVM";
 
     /** Read at the start of a run, before anything is measured or written. */
     static RunInfo collect(List<String> scenarios, long warmup, long duration, List<Integer> concurrencies, int rounds,
-                           String http, boolean jfr, String other, long soakSeconds, boolean publish) {
+                           String http, boolean jfr, String other, long soakSeconds, boolean publish, long prewarm) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         List<String> changed = git("status", "--porcelain", "--", ".", ":(exclude)docs/bench");
         var command = new StringBuilder("./mvnw -Pbench verify -Dbench.scenarios=").append(String.join(",", scenarios))
                 .append(" -Dbench.warmup=").append(warmup).append(" -Dbench.duration=").append(duration)
                 .append(" -Dbench.concurrency=").append(concurrencies.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""));
+        if (rounds != 2) {
+            command.append(" -Dbench.rounds=").append(rounds);
+        }
+        if (prewarm > 0) {
+            command.append(" -Dbench.prewarm=").append(prewarm);
+        }
         if (!"1.1".equals(http)) {
             command.append(" -Dbench.http=").append(http);
         }
@@ -58,7 +64,7 @@ record RunInfo(String date, String startedAt, String commit, boolean dirty, List
                 List.copyOf(scenarios), warmup, duration, List.copyOf(concurrencies), rounds, http, jfr, other,
                 Runtime.getRuntime().availableProcessors(), readCpu(), readMemoryGiB(), readOs(),
                 System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")",
-                javaVersionOf(javaBinary), "-Xmx300m", DYNAMODB);
+                javaVersionOf(javaBinary), "-Xmx300m", DYNAMODB, prewarm);
     }
 
     /** The short name of a published run: its day and commit. */
