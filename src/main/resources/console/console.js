@@ -240,10 +240,19 @@ const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', postId: '', project
   squadId: 'aus#2024-25#BGT', playerId: 'kohli-01', teamId: 'aus', venueId: 'mcg' };
 const ID_BY_ROUTE = { '/matches/': 'bgt-2025-test-1', '/courses/': 'math204', '/players/': 'kohli-01', '/teams/': 'aus',
   '/users/': 'alice', '/workspaces/': 'acme' };
-function exampleFor(route, name) {
-  if (name !== 'id') return EXAMPLES[name] ?? '';
-  const prefix = Object.keys(ID_BY_ROUTE).find(p => route.includes(p));
-  return prefix ? ID_BY_ROUTE[prefix] : '';
+function exampleFor(p, name, position) {
+  if (name !== 'id' && EXAMPLES[name] !== undefined) return EXAMPLES[name];
+  const prefix = name === 'id' && Object.keys(ID_BY_ROUTE).find(r => p.route.includes(r));
+  return prefix ? ID_BY_ROUTE[prefix] : fromRequest(p, position);
+}
+
+// Any other parameter (a declared domain's): the id at the end of the key the pattern's own request reads.
+function fromRequest(p, position) {
+  const r = p.request || {};
+  const keys = r.Key ? [r.Key.pk, r.Key.sk] : Object.values(r.ExpressionAttributeValues || {});
+  const texts = keys.map(v => v && v.S).filter(Boolean);
+  const text = texts[position] || '';
+  return text.includes('#') ? decodeURIComponent(text.substring(text.lastIndexOf('#') + 1)) : '';
 }
 
 async function loadPatterns() {
@@ -264,8 +273,8 @@ function showPattern(p) {
   const detail = $('#pattern-detail');
   detail.hidden = false;
   detail.textContent = '';
-  const inputs = p.parameters.map(name => el('label', {}, `${name} `,
-    el('input', { 'data-param': name, value: exampleFor(p.route, name) })));
+  const inputs = p.parameters.map((name, i) => el('label', {}, `${name} `,
+    el('input', { 'data-param': name, value: exampleFor(p, name, i) })));
   const run = el('button', { class: 'run', id: 'pattern-run', type: 'button', disabled: !p.runnable }, 'Run');
   const meta = el('div', { class: 'result-meta', id: 'pattern-meta' });
   const result = el('pre', { id: 'pattern-result' });

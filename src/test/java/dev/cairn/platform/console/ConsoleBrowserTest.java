@@ -197,11 +197,14 @@ class ConsoleBrowserTest {
         for (int i = 0; i < patterns.size(); i++) {
             WebElement row = browser.findElements(By.cssSelector("#patterns tbody tr")).get(i);
             String name = row.getAttribute("data-name");
+            // The list is longer than the window: bring the row into view before clicking it.
+            ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'})", row);
             row.click();
             WebElement run = waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("pattern-run")));
             if (!run.isEnabled()) {
                 continue;
             }
+            ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'})", run);
             run.click();
             WebElement meta = waiting().until(ExpectedConditions.presenceOfElementLocated(By.id("pattern-calls")));
             assertThat(browser.findElement(By.id("pattern-meta")).getText()).as(name).contains("→ 200");
