@@ -73,7 +73,7 @@ class CairnBench {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final String TABLE = "cairn";
-    static final int ROUNDS = 2;
+    static final int ROUNDS = Integer.getInteger("bench.rounds", 2);
 
     final Duration warmup = Duration.ofSeconds(Long.getLong("bench.warmup", 2));
     final Duration duration = Duration.ofSeconds(Long.getLong("bench.duration", 5));
@@ -129,7 +129,7 @@ class CairnBench {
                 header(idleRss);
                 setUpReferences();
                 if (enabled("get") || enabled("lists")) startHandWritten(dynamo.endpoint());
-                if ((enabled("get") || enabled("lists") || enabled("copywrites")) && !otherBuild.isBlank()) {
+                if ((enabled("get") || enabled("lists") || enabled("copywrites") || enabled(SchoolBuilds.SCENARIO)) && !otherBuild.isBlank()) {
                     startOther(dynamo.endpoint(), Path.of(otherBuild));
                 }
                 if (enabled("get")) getMatch();
@@ -137,6 +137,7 @@ class CairnBench {
                 if (enabled("patch")) captainChange();
                 if (enabled("lists")) lists();
                 if (enabled("copywrites")) copyWrites();
+                if (enabled(SchoolBuilds.SCENARIO)) new SchoolBuilds(this).run();
                 if (enabled("reconcile")) reconcile();
                 if (enabled("cascade")) cascade(dynamo.endpoint());
                 if (enabled("scaling")) scaling();

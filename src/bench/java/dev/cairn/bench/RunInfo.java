@@ -36,6 +36,9 @@ record RunInfo(String date, String startedAt, String commit, boolean dirty, List
         var command = new StringBuilder("./mvnw -Pbench verify -Dbench.scenarios=").append(String.join(",", scenarios))
                 .append(" -Dbench.warmup=").append(warmup).append(" -Dbench.duration=").append(duration)
                 .append(" -Dbench.concurrency=").append(concurrencies.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""));
+        if (rounds != 2) {
+            command.append(" -Dbench.rounds=").append(rounds);
+        }
         if (!"1.1".equals(http)) {
             command.append(" -Dbench.http=").append(http);
         }
