@@ -21,12 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code school} scenario: the school routes of this build beside the same routes of the other build
  * ({@code -Dbench.other}), in the same interleaved rounds — made to compare the school domain served from its model
- * file with the hand-written Java it replaced. Routes: a student read, an enrollment create (a fresh edge per
- * request) and a course title change cascading to its enrollments. Per build and concurrency: ops/s, p50, p99,
- * DynamoDB calls and capacity per request (as each app answers them), and CPU per request of its process.
+ * file with the hand-written Java it replaced. Routes: a student read, a course's roster, an enrollment create (a
+ * fresh edge per request) and a course title change cascading to its enrollments. Per build and concurrency: ops/s,
+ * p50, p99, DynamoDB calls and capacity per request (as each app answers them), and CPU per request of its process,
+ * merged and round by round.
  *
- * <p>Both builds serve one DynamoDB Local table. Reads go to the same student; each build enrolls its own students
- * (into the same courses) and patches its own courses, so neither collides with the other.
+ * <p>Both builds serve one DynamoDB Local table. Reads go to the same student and course; each build enrolls its own
+ * students (into the same courses) and patches its own courses, so neither collides with the other.
  */
 final class SchoolBuilds {
 
@@ -64,6 +65,19 @@ final class SchoolBuilds {
                     .append(", the other build ").append(theirs).append(".\n");
         }
 
+        // GET /courses/{id}/students: a course of 30 enrollments (the lists scenario's shape), read by both builds.
+        bench.post("/courses", course("bench-roster", "Roster"));
+        parallel(30, i -> {
+            bench.post("/students", student("roster-" + i, "Student " + i));
+            return send(enroll(bench.app, "roster-" + i, "bench-roster"), 201);
+        });
+        String rosterPath = "/courses/bench-roster/students";
+        JsonNode myRoster = CairnBench.JSON.readTree(body(bench.app, rosterPath)).path("items");
+        JsonNode theirRoster = CairnBench.JSON.readTree(body(bench.other, rosterPath)).path("items");
+        if (!myRoster.equals(theirRoster)) {
+            bench.report.append("\n**GET ").append(rosterPath).append(" items differ** between the builds.\n");
+        }
+
         // PUT /students/{sid}/enrollments/{cid}: shared courses, each build its own students.
         parallel(ENROLL_COURSES, i -> bench.post("/courses", course("ec-" + i, "Enrollment course " + i)));
         for (var build : tags.entrySet()) {
@@ -99,8 +113,17 @@ final class SchoolBuilds {
             send(patchTitle(build.getKey(), cid, "Title 0"), 200);
         }
 
+        // What each process spends with no load (job polling, timers): part of every CPU-per-request figure.
+        double idleThis = bench.app.cpuMillis();
+        double idleOther = bench.other.cpuMillis();
+        Thread.sleep(5000);
+        bench.report.append(String.format(Locale.ROOT, "%nIdle CPU over 5 s before the school routes: this build %.0f ms, the other build %.0f ms.%n",
+                bench.app.cpuMillis() - idleThis, bench.other.cpuMillis() - idleOther));
+
         compare("GET /students/{id}", "student read (GetItem)",
                 (target, tag) -> w -> bench.sendMetered(HttpRequest.newBuilder(URI.create(target.base() + readPath)).GET().build(), 200));
+        compare("GET /courses/{id}/students", "roster, 20 of 30 enrollments (1 Query of gsi1)",
+                (target, tag) -> w -> bench.sendMetered(HttpRequest.newBuilder(URI.create(target.base() + rosterPath)).GET().build(), 200));
         var counters = new ConcurrentHashMap<String, AtomicInteger>();
         compare("PUT /students/{sid}/enrollments/{cid}", "enrollment create, a fresh pair per request (BatchGetItem + TransactWriteItems)",
                 (target, tag) -> w -> {
@@ -128,13 +151,23 @@ final class SchoolBuilds {
         report.append("\n### ").append(route).append(", ").append(title).append(": this build vs the other build\n\n")
                 .append("| concurrency | build | ops/s | p50 ms | p99 ms | DynamoDB calls/op | capacity units/op | app CPU ms/op | errors |\n")
                 .append("|---|---|---|---|---|---|---|---|---|\n");
+        var notes = new StringBuilder();
         for (int concurrency : bench.concurrencies) {
             var otherBuild = bench.new Contender(RunData.OTHER_BUILD, bench.other, op.on(bench.other, "other"));
             var cairn = bench.new Contender(RunData.CAIRN, bench.app, op.on(bench.app, "this"));
             var order = new ArrayList<>(List.of(otherBuild, cairn));
+            // CPU per request of each build in each round: whether a ratio holds round after round or rests on one
+            var rounds = new java.util.IdentityHashMap<CairnBench.Contender, List<Double>>();
             for (int round = 0; round < CairnBench.ROUNDS; round++) {
                 for (CairnBench.Contender contender : order) {
+                    double before = contender.cpuMillis;
+                    System.out.printf(Locale.ROOT, "%s %s c%d round %d %s: start%n", java.time.Instant.now(), route, concurrency,
+                            round + 1, contender.name);
                     contender.run(concurrency);
+                    System.out.printf(Locale.ROOT, "%s %s c%d round %d %s: end%n", java.time.Instant.now(), route, concurrency,
+                            round + 1, contender.name);
+                    long ops = contender.runs.get(contender.runs.size() - 1).ops();
+                    rounds.computeIfAbsent(contender, k -> new ArrayList<>()).add((contender.cpuMillis - before) / Math.max(1, ops));
                 }
                 Collections.reverse(order);
             }
@@ -152,11 +185,20 @@ final class SchoolBuilds {
             report.append(String.format(Locale.ROOT, "| %d | **this / other** | **%.2f** | **%.2f** | %.2f | %.2f | %.2f | **%.2f** | |%n",
                     concurrency, c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(),
                     c.callsPerOp() / b.callsPerOp(), c.capacityPerOp() / b.capacityPerOp(), cairn.cpuPerOp() / otherBuild.cpuPerOp()));
+            var byRound = new ArrayList<String>();
+            for (int round = 0; round < CairnBench.ROUNDS; round++) {
+                double mine = rounds.get(cairn).get(round);
+                double theirs = rounds.get(otherBuild).get(round);
+                byRound.add(String.format(Locale.ROOT, "%.3f · %.3f (%.2f)", mine, theirs, mine / theirs));
+            }
+            notes.append(String.format(Locale.ROOT, "- concurrency %d, CPU ms per request by round, this · other (this / other): %s%n",
+                    concurrency, String.join("; ", byRound)));
             if (Math.abs(c.callsPerOp() - b.callsPerOp()) > 0.005) {
-                report.append(String.format(Locale.ROOT, "%n**Calls differ** at concurrency %d: %.3f against %.3f per request.%n%n",
+                notes.append(String.format(Locale.ROOT, "- **calls differ** at concurrency %d: %.3f against %.3f per request%n",
                         concurrency, c.callsPerOp(), b.callsPerOp()));
             }
         }
+        report.append('\n').append(notes);
         bench.data.comparisons.add(new RunData.Comparison(SCENARIO, route, title, rows));
     }
 
