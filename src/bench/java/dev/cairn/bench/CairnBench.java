@@ -146,7 +146,7 @@ class CairnBench {
                     startHandWritten(dynamo.endpoint());
                     startQuarkusRest(dynamo.endpoint());
                 }
-                if ((enabled("get") || enabled("lists") || enabled("copywrites")) && !otherBuild.isBlank()) {
+                if ((enabled("get") || enabled("lists") || enabled("copywrites") || enabled(SchoolBuilds.SCENARIO)) && !otherBuild.isBlank()) {
                     startOther(dynamo.endpoint(), Path.of(otherBuild));
                 }
                 if (enabled("get")) getMatch();
@@ -154,6 +154,7 @@ class CairnBench {
                 if (enabled("patch")) captainChange();
                 if (enabled("lists")) lists();
                 if (enabled("copywrites")) copyWrites();
+                if (enabled(SchoolBuilds.SCENARIO)) new SchoolBuilds(this).run();
                 if (enabled("reconcile")) reconcile();
                 if (enabled("cascade")) cascade(dynamo.endpoint());
                 if (enabled("scaling")) scaling();
