@@ -9,14 +9,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import java.util.UUID;
 
 /**
- * Counts every HTTP attempt the SDK makes, including its own retries, into the ledger of the request that made the
- * call. Registered with {@code quarkus.dynamodb.interceptors}.
- *
- * <p>The SDK runs {@link #beforeExecution} on the thread that starts the call, before anything is sent: there the
- * request's {@link CallLedger} is current (the gateway starts every call on the request's context), and it is kept
- * in the call's execution attributes for its attempts, which may run on other threads. Taking it here, rather than
- * putting it on the request as an override, spares a copy of every request and a request-level configuration the
- * SDK would merge into each call.
+ * Counts every HTTP attempt the SDK makes, including its own retries, into the ledger the gateway attached to
+ * the request. Registered with {@code quarkus.dynamodb.interceptors}.
  */
 public final class AttemptCountingInterceptor implements ExecutionInterceptor {
 
@@ -27,14 +21,6 @@ public final class AttemptCountingInterceptor implements ExecutionInterceptor {
 
     private static final ExecutionAttribute<Integer> ATTEMPTS =
             new ExecutionAttribute<>("cairn.attempts." + UUID.randomUUID());
-
-    @Override
-    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-        CallLedger ledger = CallLedger.current();
-        if (ledger != null) {
-            attributes.putAttribute(LEDGER, ledger);
-        }
-    }
 
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {

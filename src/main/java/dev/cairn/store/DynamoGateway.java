@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -138,9 +139,7 @@ public class DynamoGateway {
             long started = System.nanoTime();
             CompletableFuture<R> future;
             try {
-                // The request's ledger reaches the SDK's attempts through AttemptCountingInterceptor, which takes it
-                // from this thread's request context when the SDK starts the call (no copy of the request).
-                future = operation.apply(request);
+                future = operation.apply(withLedger(request, ledger));
             } catch (RuntimeException e) {
                 CairnException translated = errors.apply(e);
                 metrics.call(name, index, System.nanoTime() - started, translated, null);
@@ -166,6 +165,19 @@ public class DynamoGateway {
                 }
             });
         });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <Q extends DynamoDbRequest> Q withLedger(Q request, CallLedger ledger) {
+        if (ledger == null) {
+            return request;
+        }
+        AwsRequestOverrideConfiguration override = request.overrideConfiguration()
+                .map(AwsRequestOverrideConfiguration::toBuilder)
+                .orElseGet(AwsRequestOverrideConfiguration::builder)
+                .putExecutionAttribute(AttemptCountingInterceptor.LEDGER, ledger)
+                .build();
+        return (Q) request.toBuilder().overrideConfiguration(override).build();
     }
 
     private static Double units(ConsumedCapacity capacity) {
