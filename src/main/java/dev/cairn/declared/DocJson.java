@@ -51,6 +51,9 @@ final class DocJson {
             // Parsson's own exception for input nested too deeply
             throw new CairnException(new CairnError.MalformedRequest("the request body is not valid JSON"));
         }
+        if (optional && value.getValueType() == JsonValue.ValueType.NULL) {
+            return Map.of(); // an optional body sent as JSON null, as generated clients do
+        }
         if (value.getValueType() != JsonValue.ValueType.OBJECT) {
             throw new CairnException(new CairnError.MalformedRequest("the request body must be a JSON object"));
         }
