@@ -17,6 +17,7 @@ import dev.cairn.platform.Http;
 import io.quarkus.runtime.Startup;
 import org.jboss.logging.Logger;
 import dev.cairn.core.model.ModelException;
+import dev.cairn.core.model.ModelReader;
 import jakarta.inject.Singleton;
 
 import java.util.ArrayList;
@@ -67,8 +68,13 @@ public class DeclaredModels implements AccessPatterns {
                 DeclaredEntity entity = plan.entity(model.name());
                 List<String> example = example(domain, model);
                 if (model.serves(Op.GET)) {
-                    out.add(AccessPattern.getItem(model.operation(Op.GET).label(), "GET " + model.path(), table,
-                            entity.key(example)));
+                    var get = model.operation(Op.GET);
+                    out.add(AccessPattern.getItem(get.label(), "GET " + model.path(), table, entity.key(example)));
+                    get.include().forEach((member, include) -> out.add(AccessPattern.query(
+                            include.label() != null ? include.label()
+                                    : "A " + ModelReader.words(model.name()) + " with its first " + member,
+                            "GET " + model.path() + "?include=" + member, table,
+                            DeclaredService.withParentQuery(entity, example.get(0), Http.DEFAULT_LIMIT))));
                 }
                 if (model.list() != null) {
                     out.add(AccessPattern.query(label(model.list().label(), model.list().summary()), "GET " + model.list().path(),

@@ -69,6 +69,9 @@ public final class DeclaredOpenApi {
             for (EntityModel entity : domain.entities().values()) {
                 addEntity(openAPI, domain, entity, plan.cascade(entity.name()) != null);
             }
+            for (EntityModel entity : domain.entities().values()) {
+                addIncludes(openAPI, domain, entity);
+            }
             for (ViewModel view : domain.views()) {
                 addView(openAPI, domain, view);
             }
@@ -102,20 +105,26 @@ public final class DeclaredOpenApi {
         for (var entry : entity.operations().entrySet()) {
             OperationModel op = entry.getValue();
             Operation operation = operation(domain, op);
+            String path = entity.routeOf(op);
             switch (entry.getKey()) {
                 case CREATE -> {
-                    pathParameters(operation, entity.collectionPath());
+                    pathParameters(operation, path);
                     operation.requestBody(OASFactory.createRequestBody().required(true).content(json(input)));
                     operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", answer)));
-                    pathItem(openAPI, entity.collectionPath()).setPOST(operation);
+                    pathItem(openAPI, path).setPOST(operation);
                 }
                 case GET -> {
-                    pathParameters(operation, entity.path());
+                    pathParameters(operation, path);
+                    if (!op.include().isEmpty()) {
+                        operation.addParameter(OASFactory.createParameter().name("include").in(Parameter.In.QUERY)
+                                .schema(OASFactory.createSchema().enumeration(new ArrayList<>(op.include().keySet()))));
+                        operation.addParameter(query("limit"));
+                    }
                     operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", answer)));
-                    pathItem(openAPI, entity.path()).setGET(operation);
+                    pathItem(openAPI, path).setGET(operation);
                 }
                 case PUT -> {
-                    pathParameters(operation, entity.path());
+                    pathParameters(operation, path);
                     if (entity.edge()) {
                         operation.requestBody(OASFactory.createRequestBody().required(false).content(json(input)));
                         operation.responses(OASFactory.createAPIResponses().addAPIResponse("201",
@@ -125,10 +134,10 @@ public final class DeclaredOpenApi {
                         operation.requestBody(OASFactory.createRequestBody().required(true).content(json(input)));
                         operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", changed)));
                     }
-                    pathItem(openAPI, entity.path()).setPUT(operation);
+                    pathItem(openAPI, path).setPUT(operation);
                 }
                 case PATCH -> {
-                    pathParameters(operation, entity.path());
+                    pathParameters(operation, path);
                     changeParameters(operation, cascades);
                     Content body = OASFactory.createContent();
                     for (String type : List.of("application/json", Http.MERGE_PATCH_JSON, MergePatcher.JSON_PATCH)) {
@@ -137,33 +146,55 @@ public final class DeclaredOpenApi {
                     operation.requestBody(OASFactory.createRequestBody().required(true).content(body));
                     operation.addExtension(IMMUTABLE, String.join(",", entity.immutable()));
                     operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", changed)));
-                    pathItem(openAPI, entity.path()).setPATCH(operation);
+                    pathItem(openAPI, path).setPATCH(operation);
                 }
                 case DELETE -> {
-                    pathParameters(operation, entity.path());
+                    pathParameters(operation, path);
                     operation.addParameter(ifMatch());
                     operation.responses(OASFactory.createAPIResponses().addAPIResponse("204",
                             OASFactory.createAPIResponse().description("No Content")));
-                    pathItem(openAPI, entity.path()).setDELETE(operation);
+                    pathItem(openAPI, path).setDELETE(operation);
                 }
             }
             sortParameters(operation);
         }
         if (entity.list() != null) {
-            addList(openAPI, domain, entity, entity.list());
+            EntityModel parent = entity.parent() == null ? null : domain.entity(entity.parent().entity());
+            // Read with its parent on the first page (see DeclaredService.listPartition): an unknown parent is a 404.
+            addList(openAPI, domain, entity, entity.list(), parent != null && !entity.list().newestFirst()
+                    && entity.followsParent(parent) ? "No such " + dev.cairn.core.model.ModelReader.words(parent.name()) : null);
         }
         if (entity.index() != null && entity.index().list() != null) {
-            addList(openAPI, domain, entity, entity.index().list());
+            addList(openAPI, domain, entity, entity.index().list(), null);
         }
     }
 
-    private static void addList(OpenAPI openAPI, DomainModel domain, EntityModel entity, ListModel list) {
-        String page = entity.name() + "Page";
+    /** A read that includes children answers them as pages under their names. */
+    private static void addIncludes(OpenAPI openAPI, DomainModel domain, EntityModel entity) {
+        OperationModel get = entity.operation(Op.GET);
+        if (get == null || get.include().isEmpty()) {
+            return;
+        }
+        Schema answer = openAPI.getComponents().getSchemas().get(entity.name());
+        get.include().forEach((member, include) -> {
+            addPage(openAPI, include.entity());
+            answer.addProperty(member, ref(include.entity() + "Page")
+                    .description("With ?include=" + member + ": the first page of them, read in the same Query"));
+        });
+    }
+
+    private static void addPage(OpenAPI openAPI, String entity) {
+        String page = entity + "Page";
         if (!openAPI.getComponents().getSchemas().containsKey(page)) {
             openAPI.getComponents().addSchema(page, OASFactory.createSchema().addType(SchemaType.OBJECT)
-                    .addProperty("items", OASFactory.createSchema().addType(SchemaType.ARRAY).items(ref(entity.name())))
+                    .addProperty("items", OASFactory.createSchema().addType(SchemaType.ARRAY).items(ref(entity)))
                     .addProperty("next", OASFactory.createSchema().addType(SchemaType.STRING)));
         }
+    }
+
+    private static void addList(OpenAPI openAPI, DomainModel domain, EntityModel entity, ListModel list, String notFound) {
+        String page = entity.name() + "Page";
+        addPage(openAPI, entity.name());
         Operation operation = OASFactory.createOperation()
                 .operationId(list.operationId())
                 .summary(list.summary())
@@ -171,6 +202,9 @@ public final class DeclaredOpenApi {
         pathParameters(operation, list.path());
         operation.addParameter(query("cursor")).addParameter(query("limit"));
         operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", page)));
+        if (notFound != null) {
+            operation.getResponses().addAPIResponse("404", OASFactory.createAPIResponse().description(notFound));
+        }
         sortParameters(operation);
         pathItem(openAPI, list.path()).setGET(operation);
     }
@@ -187,14 +221,7 @@ public final class DeclaredOpenApi {
         });
         schema.required(required);
         openAPI.getComponents().addSchema(view.name(), schema);
-        for (String entity : view.include().values()) {
-            String page = entity + "Page";
-            if (!openAPI.getComponents().getSchemas().containsKey(page)) {
-                openAPI.getComponents().addSchema(page, OASFactory.createSchema().addType(SchemaType.OBJECT)
-                        .addProperty("items", OASFactory.createSchema().addType(SchemaType.ARRAY).items(ref(entity)))
-                        .addProperty("next", OASFactory.createSchema().addType(SchemaType.STRING)));
-            }
-        }
+        view.include().values().forEach(entity -> addPage(openAPI, entity));
         Operation operation = OASFactory.createOperation().operationId(view.operationId()).summary(view.summary())
                 .tags(List.of(domain.name()));
         pathParameters(operation, view.path());

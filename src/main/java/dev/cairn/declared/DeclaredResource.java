@@ -1,7 +1,10 @@
 package dev.cairn.declared;
 
 import dev.cairn.declared.DeclaredRoutes.Action;
+import dev.cairn.core.model.DeclaredEntity;
+import dev.cairn.core.model.OperationModel.Op;
 import dev.cairn.declared.DeclaredRoutes.Match;
+import dev.cairn.declared.DeclaredService.Address;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
 import dev.cairn.platform.AllowedMethods;
@@ -60,22 +63,22 @@ public class DeclaredResource {
     public Uni<RestResponse<Object>> post(@Context UriInfo uri, @Context RoutingContext context, String body) {
         Match match = match("POST", uri, context);
         var entity = match.route().entity();
-        return service.create(entity, ids(match), body)
-                .map(stored -> Responses.created(uri, stored.value().text(entity.model().idField()), stored,
-                        (Object) service.view(entity, stored.value())));
+        return service.create(entity, address(match), body).map(stored -> match.route().atOwner()
+                ? Responses.created(itemUri(uri, entity, stored.value()), stored, (Object) service.view(entity, stored))
+                : Responses.created(uri, stored.value().text(entity.model().idField()), stored, (Object) service.view(entity, stored)));
     }
 
     @GET
     @Path("{path: .+}")
     @Operation(hidden = true)
-    public Uni<RestResponse<Object>> get(@Context UriInfo uri, @Context RoutingContext context,
-                                         @RestQuery String limit, @RestQuery String cursor) {
+    public Uni<RestResponse<Object>> get(@Context UriInfo uri, @Context RoutingContext context, @RestQuery String limit,
+                                         @RestQuery String cursor, @RestQuery String include) {
         Match match = match("GET", uri, context);
         var route = match.route();
         var entity = route.entity();
         List<String> ids = ids(match);
         return switch (route.action()) {
-            case GET -> service.get(entity, ids).map(stored -> Responses.ok(stored, service.view(entity, stored.value())));
+            case GET -> read(entity, address(match), include, limit);
             case LIST_PARTITION -> service.listPartition(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
                     .map(RestResponse::ok);
             case LIST_INDEX -> service.listIndex(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
@@ -95,10 +98,11 @@ public class DeclaredResource {
         Match match = match("PUT", uri, context);
         var entity = match.route().entity();
         if (match.route().action() == Action.PUT_EDGE) {
-            return service.create(entity, ids(match), body).map(stored -> Responses.created(uri.getAbsolutePath(), stored,
-                    (Object) service.view(entity, stored.value())));
+            return service.create(entity, address(match), body).map(stored -> Responses.created(uri.getAbsolutePath(), stored,
+                    (Object) service.view(entity, stored)));
         }
-        return service.replace(entity, ids(match), body, Http.ifMatch(ifMatch), mode(entity, cascade)).map(this::changed);
+        return service.replace(entity, address(match), idParameter(match), body, Http.ifMatch(ifMatch), mode(entity, cascade))
+                .map(this::changed);
     }
 
     @PATCH
@@ -110,8 +114,8 @@ public class DeclaredResource {
                                            @Context HttpHeaders headers, String body) {
         Match match = match("PATCH", uri, context);
         String contentType = headers.getMediaType() == null ? null : headers.getMediaType().toString();
-        return service.patch(match.route().entity(), ids(match), body, contentType, Http.ifMatch(ifMatch),
-                        mode(match.route().entity(), cascade))
+        return service.patch(match.route().entity(), address(match), idParameter(match), body, contentType,
+                        Http.ifMatch(ifMatch), mode(match.route().entity(), cascade))
                 .map(this::changed);
     }
 
@@ -123,7 +127,8 @@ public class DeclaredResource {
     public Uni<RestResponse<Void>> delete(@Context UriInfo uri, @Context RoutingContext context,
                                           @RestHeader("If-Match") String ifMatch) {
         Match match = match("DELETE", uri, context);
-        return service.delete(match.route().entity(), ids(match), Http.ifMatch(ifMatch)).map(deleted -> Responses.noContent());
+        return service.delete(match.route().entity(), address(match), idParameter(match), Http.ifMatch(ifMatch))
+                .map(deleted -> Responses.noContent());
     }
 
     /** The methods the path has (any resource's), as a 404 when it has none. */
@@ -139,17 +144,48 @@ public class DeclaredResource {
         return RestResponse.ResponseBuilder.<Void>ok().header(HttpHeaders.ALLOW, allow + ", HEAD, OPTIONS").build();
     }
 
+    /**
+     * A read of the item; where its read includes children, {@code ?include=<name>} answers it with their first
+     * page (ONE Query), and {@code limit} is checked either way (the document gives one range).
+     */
+    private Uni<RestResponse<Object>> read(DeclaredEntity entity, Address address, String include, String limit) {
+        var members = entity.model().operation(Op.GET).include().keySet();
+        if (members.isEmpty()) {
+            return service.get(entity, address).map(stored -> Responses.ok(stored, service.view(entity, stored)));
+        }
+        int first = Http.limit(limit);
+        if (include == null) {
+            return service.get(entity, address).map(stored -> Responses.ok(stored, service.view(entity, stored)));
+        }
+        if (!members.contains(include)) {
+            throw Http.invalid("include", members.size() == 1 ? "must be '" + members.iterator().next() + "'"
+                    : "must be one of " + String.join(", ", members));
+        }
+        return service.getWith(entity, address, include, first).map(view -> Responses.ok(view.root(), (Object) view.body()));
+    }
+
+    /** Where a new item is read: its item path with its identity, under the base URI. */
+    private static java.net.URI itemUri(UriInfo uri, DeclaredEntity entity, dev.cairn.core.model.Doc doc) {
+        var builder = uri.getBaseUriBuilder();
+        var values = new java.util.ArrayList<Object>();
+        for (String segment : entity.model().path().substring(1).split("/")) {
+            builder.path(segment);
+        }
+        entity.model().identity().forEach(field -> values.add(doc.text(field)));
+        return builder.build(values.toArray());
+    }
+
     private RestResponse<Object> changed(DeclaredService.Changed changed) {
         var entity = changed.entity();
         if (changed.cascaded() == null) {
-            return Responses.ok(changed.stored(), service.view(entity, changed.stored().value()));
+            return Responses.ok(changed.stored(), service.view(entity, changed.stored()));
         }
         return Responses.cascaded(changed.stored(), service.cascadedBody(entity, changed.cascaded()),
                 changed.cascaded().runningJob());
     }
 
     /** {@code ?cascade} is read only where the entity has copies (elsewhere the operation has no such parameter). */
-    private Mode mode(dev.cairn.core.model.DeclaredEntity entity, String cascade) {
+    private Mode mode(DeclaredEntity entity, String cascade) {
         return models.plan().cascade(entity.name()) == null ? Mode.EVENTUAL : Mode.of(cascade);
     }
 
@@ -163,6 +199,16 @@ public class DeclaredResource {
                 .header(HttpHeaders.ALLOW, String.join(", ", allowed)).build()));
         ((HttpServerRequestInternal) context.request()).context().putLocal(URL_PATH_TEMPLATE, match.route().template());
         return match;
+    }
+
+    private static Address address(Match match) {
+        return Address.of(match.route(), ids(match));
+    }
+
+    /** The name of the path's last parameter: the entity's own id, as a 403 names it. */
+    private static String idParameter(Match match) {
+        List<String> names = match.route().parameters();
+        return names.isEmpty() ? null : names.get(names.size() - 1);
     }
 
     /** The path's ids, each checked as every id in Cairn (1 to 128 characters, no control characters). */

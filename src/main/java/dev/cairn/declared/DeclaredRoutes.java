@@ -4,7 +4,6 @@ import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.ListModel;
-import dev.cairn.core.model.OperationModel.Op;
 import dev.cairn.core.model.ViewModel;
 
 import java.util.ArrayList;
@@ -19,9 +18,12 @@ public final class DeclaredRoutes {
     /** What a route does. */
     public enum Action { CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, VIEW }
 
-    /** One route: the entity (or the view) it serves; {@code list} for the listings. */
+    /**
+     * One route: the entity (or the view) it serves; {@code list} for the listings; {@code atOwner} when it is served
+     * under the entity's owner (its first parameter is the owner's id).
+     */
     public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
-                        ViewModel view, String[] segments) {
+                        ViewModel view, boolean atOwner, String[] segments) {
 
         /** The parameter names of the template, in order. */
         public List<String> parameters() {
@@ -45,33 +47,35 @@ public final class DeclaredRoutes {
         var out = new ArrayList<Route>();
         for (DeclaredEntity entity : plan.entities()) {
             EntityModel model = entity.model();
-            for (Op op : model.operations().keySet()) {
-                switch (op) {
-                    case CREATE -> out.add(route("POST", model.collectionPath(), Action.CREATE, entity, null, null));
-                    case GET -> out.add(route("GET", model.path(), Action.GET, entity, null, null));
-                    case PUT -> out.add(route("PUT", model.path(), model.edge() ? Action.PUT_EDGE : Action.REPLACE, entity, null, null));
-                    case PATCH -> out.add(route("PATCH", model.path(), Action.PATCH, entity, null, null));
-                    case DELETE -> out.add(route("DELETE", model.path(), Action.DELETE, entity, null, null));
-                }
+            for (var operation : model.operations().values()) {
+                String path = model.routeOf(operation);
+                boolean atOwner = operation.atOwner();
+                out.add(switch (operation.op()) {
+                    case CREATE -> route("POST", path, Action.CREATE, entity, null, null, atOwner);
+                    case GET -> route("GET", path, Action.GET, entity, null, null, atOwner);
+                    case PUT -> route("PUT", path, model.edge() ? Action.PUT_EDGE : Action.REPLACE, entity, null, null, atOwner);
+                    case PATCH -> route("PATCH", path, Action.PATCH, entity, null, null, atOwner);
+                    case DELETE -> route("DELETE", path, Action.DELETE, entity, null, null, atOwner);
+                });
             }
             if (model.list() != null) {
-                out.add(route("GET", model.list().path(), Action.LIST_PARTITION, entity, model.list(), null));
+                out.add(route("GET", model.list().path(), Action.LIST_PARTITION, entity, model.list(), null, false));
             }
             if (model.index() != null && model.index().list() != null) {
-                out.add(route("GET", model.index().list().path(), Action.LIST_INDEX, entity, model.index().list(), null));
+                out.add(route("GET", model.index().list().path(), Action.LIST_INDEX, entity, model.index().list(), null, false));
             }
         }
         for (var domain : plan.domains()) {
             for (ViewModel view : domain.views()) {
-                out.add(route("GET", view.path(), Action.VIEW, plan.entity(view.root()), null, view));
+                out.add(route("GET", view.path(), Action.VIEW, plan.entity(view.root()), null, view, false));
             }
         }
         this.routes = List.copyOf(out);
     }
 
     private static Route route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
-                               ViewModel view) {
-        return new Route(method, template, action, entity, list, view, template.substring(1).split("/"));
+                               ViewModel view, boolean atOwner) {
+        return new Route(method, template, action, entity, list, view, atOwner, template.substring(1).split("/"));
     }
 
     /**

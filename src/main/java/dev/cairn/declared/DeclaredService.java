@@ -19,7 +19,9 @@ import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.core.expr.SortCondition;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.service.CascadeService;
 import dev.cairn.service.CascadeService.Mode;
 import dev.cairn.service.CascadeService.Patched;
@@ -72,15 +74,31 @@ public class DeclaredService {
     public record View(Stored<Doc> root, Map<String, Object> body) {
     }
 
+    /**
+     * Which item a request names: the path's ids of its identity (for a create, those of its parent), and under the
+     * entity's owner the owner's id (null elsewhere).
+     */
+    public record Address(List<String> identity, String owner) {
+
+        static Address of(DeclaredRoutes.Route route, List<String> ids) {
+            return route.atOwner() ? new Address(ids.subList(1, ids.size()), ids.get(0)) : new Address(ids, null);
+        }
+
+        String id() {
+            return identity.get(identity.size() - 1);
+        }
+    }
+
     // --- create ---------------------------------------------------------------------------------------------------
 
     /**
      * Creates from a request: a POST to the collection (the body names the id, or it is generated, a child's parent
      * id comes from the path) or a PUT of an edge's path (both ids from the path; the body is optional).
      */
-    public Uni<Stored<Doc>> create(DeclaredEntity entity, List<String> pathIds, String body) {
+    public Uni<Stored<Doc>> create(DeclaredEntity entity, Address address, String body) {
         EntityModel model = entity.model();
         var values = new LinkedHashMap<>(DocJson.valid(model.fields(), DocJson.object(body, model.edge()), false));
+        List<String> pathIds = address.identity();
         List<String> fromPath = model.edge() ? model.identity() : model.identity().subList(0, pathIds.size());
         for (int i = 0; i < fromPath.size(); i++) {
             values.put(fromPath.get(i), pathIds.get(i));
@@ -88,8 +106,58 @@ public class DeclaredService {
         if (model.generatedId()) {
             values.put(model.idField(), ids.next());
         }
+        actAs(model, address, values);
         defaults(model.fields(), values);
         return insert(entity, new Doc(ordered(model, values)));
+    }
+
+    /**
+     * Who a new item is written by: a {@code self} entity only by the user it is; an actor ref is the owner in the
+     * path, or the user the body names, or the caller — and only an admin acts for someone else (403).
+     */
+    private static void actAs(EntityModel model, Address address, Map<String, Object> values) {
+        Caller caller = Caller.current();
+        if (model.self()) {
+            caller.requireSelf(model.idField(), String.valueOf(values.get(model.idField())));
+        }
+        model.actor().ifPresent(actor -> {
+            if (address.owner() != null) {
+                caller.requireSelf(model.owner().parameter(), address.owner());
+                values.put(actor.field(), address.owner());
+            } else {
+                values.put(actor.field(), caller.author(actor.field(), (String) values.get(actor.field())));
+            }
+        });
+    }
+
+    /** A change of an existing item: by the user it is ({@code self}), or under its owner by that owner only. */
+    private static void actOn(DeclaredEntity entity, Address address, String parameter) {
+        EntityModel model = entity.model();
+        if (model.self()) {
+            Caller.current().requireSelf(parameter, address.id());
+        }
+        if (address.owner() != null) {
+            Caller.current().requireSelf(model.owner().parameter(), address.owner());
+        }
+    }
+
+    /** "post p1", or under an owner "post p1 of user alice": what a 404 names. */
+    private String what(DeclaredEntity entity, Address address) {
+        String what = entity.describe(address.identity());
+        if (address.owner() == null) {
+            return what;
+        }
+        String ownerEntity = entity.model().actor().orElseThrow().entity();
+        return what + " of " + models.plan().entity(ownerEntity).describe(List.of(address.owner()));
+    }
+
+    /** Under an owner, only the owner's items are seen: any other is as absent as a missing one. */
+    private static java.util.function.Predicate<Doc> visibleAt(DeclaredEntity entity, Address address) {
+        if (address.owner() == null) {
+            return doc -> true;
+        }
+        String ref = entity.model().owner().ref();
+        return doc -> address.owner().equals(doc.text(ref));
     }
 
     /** Writes a new document with its refs checked (and their fields copied) in the same transaction. */
@@ -190,16 +258,61 @@ public class DeclaredService {
         return entities.find(entity.spec(), entity.key(identity), entity.describe(identity));
     }
 
+    public Uni<Stored<Doc>> get(DeclaredEntity entity, Address address) {
+        String what = what(entity, address);
+        var visible = visibleAt(entity, address);
+        return entities.find(entity.spec(), entity.key(address.identity()), what).invoke(stored -> {
+            if (!visible.test(stored.value())) {
+                throw EntityService.notFound(what);
+            }
+        });
+    }
+
+    /**
+     * The entity and the first page of the children {@code member} names: ONE Query from the entity's sort key on
+     * (its children sort right after it); a 404 when the entity is absent. The page's cursor continues at the
+     * children's listing.
+     */
+    public Uni<View> getWith(DeclaredEntity entity, Address address, String member, int limit) {
+        var include = entity.model().operation(dev.cairn.core.model.OperationModel.Op.GET).include().get(member);
+        DeclaredEntity child = models.plan().entity(include.entity());
+        String what = what(entity, address);
+        var visible = visibleAt(entity, address);
+        return withParent(entity, child, address.id(), limit, what).map(found -> {
+            if (!visible.test(found.parent().value())) {
+                throw EntityService.notFound(what);
+            }
+            var body = new LinkedHashMap<String, Object>(view(entity, found.parent()));
+            body.put(member, found.children().map(stored -> view(child, stored)));
+            return new View(found.parent(), body);
+        });
+    }
+
+    private Uni<EntityService.ParentPage<Doc, Doc>> withParent(DeclaredEntity parent, DeclaredEntity child, String id,
+                                                               int limit, String what) {
+        return entities.parentWithChildren(withParentQuery(parent, id, limit), child.partitionQuery(id, limit, false),
+                parent.spec(), child.spec(), what);
+    }
+
+    /** The parent's item and then its first {@code limit} children: from the parent's sort key on, ascending. */
+    static QuerySpec withParentQuery(DeclaredEntity parent, String id, int limit) {
+        PrimaryKey key = parent.key(List.of(id));
+        return QuerySpec.table(key.pk()).sort(SortCondition.ge(key.sk())).limit(limit + 1).consistent().build();
+    }
+
     /** A merge patch, or a JSON Patch for {@code application/json-patch+json}. */
-    public Uni<Changed> patch(DeclaredEntity entity, List<String> identity, String body, String contentType, Long ifMatch,
-                              Mode mode) {
+    public Uni<Changed> patch(DeclaredEntity entity, Address address, String parameter, String body, String contentType,
+                              Long ifMatch, Mode mode) {
+        actOn(entity, address, parameter);
         var immutable = new HashSet<>(entity.model().immutable());
         var shape = DocJson.shape(entity.model().fields());
-        return change(entity, identity, current -> patcher.apply(current, shape, body, immutable, contentType), ifMatch, mode);
+        return change(entity, address, current -> patcher.apply(current, shape, body, immutable, contentType), ifMatch, mode);
     }
 
     /** A PUT of the whole document: its identity must be the path's, and server-set fields keep their values. */
-    public Uni<Changed> replace(DeclaredEntity entity, List<String> identity, String body, Long ifMatch, Mode mode) {
+    public Uni<Changed> replace(DeclaredEntity entity, Address address, String parameter, String body, Long ifMatch, Mode mode) {
+        actOn(entity, address, parameter);
+        List<String> identity = address.identity();
         EntityModel model = entity.model();
         var given = DocJson.object(body, false);
         for (int i = 0; i < identity.size(); i++) {
@@ -219,7 +332,7 @@ public class DeclaredService {
         }
         var values = new LinkedHashMap<>(DocJson.valid(model.fields(), replacement, false));
         defaults(model.fields(), values);
-        return change(entity, identity, current -> {
+        return change(entity, address, current -> {
             // A ref is fixed once written (its copies and their guards were made for it): PUT may only repeat it.
             for (RefModel ref : model.refs()) {
                 Object named = values.get(ref.field());
@@ -235,21 +348,37 @@ public class DeclaredService {
         }, ifMatch, mode);
     }
 
-    private Uni<Changed> change(DeclaredEntity entity, List<String> identity, UnaryOperator<Doc> change, Long ifMatch,
+    private Uni<Changed> change(DeclaredEntity entity, Address address, UnaryOperator<Doc> change, Long ifMatch,
                                 Mode mode) {
-        String what = entity.describe(identity);
+        String what = what(entity, address);
+        var visible = visibleAt(entity, address);
         CascadeSpec cascade = models.plan().cascade(entity.name());
         if (cascade == null) {
-            return entities.change(entity.spec(), entity.key(identity), change, ifMatch, what)
+            return entities.change(entity.spec(), entity.key(address.identity()), change, ifMatch, what, visible,
+                            (current, patched) -> { }, (current, patched) -> store.put(entity.spec(), patched, current.version()))
                     .map(stored -> new Changed(entity, stored, null));
         }
-        var target = new CascadeService.Target<>(entity.spec(), Doc.class, identity.get(identity.size() - 1), cascade);
-        return cascades.patch(target, change, ifMatch, mode, what).map(patched -> new Changed(entity, patched.stored(), patched));
+        UnaryOperator<Doc> seen = current -> {
+            if (!visible.test(current)) {
+                throw EntityService.notFound(what);
+            }
+            return change.apply(current);
+        };
+        var target = new CascadeService.Target<>(entity.spec(), Doc.class, address.id(), cascade);
+        return cascades.patch(target, seen, ifMatch, mode, what).map(patched -> new Changed(entity, patched.stored(), patched));
     }
 
     /** Deleted only while nothing depends on it (edges, children, copies): 409 StillReferenced otherwise. */
-    public Uni<Void> delete(DeclaredEntity entity, List<String> identity, Long ifMatch) {
-        String what = entity.describe(identity);
+    public Uni<Void> delete(DeclaredEntity entity, Address address, String parameter, Long ifMatch) {
+        actOn(entity, address, parameter);
+        if (address.owner() != null) {
+            // Under an owner: read to see whose it is (an owner never changes), then delete as anywhere else.
+            return get(entity, address).chain(stored -> delete(entity, address.identity(), ifMatch, what(entity, address)));
+        }
+        return delete(entity, address.identity(), ifMatch, what(entity, address));
+    }
+
+    private Uni<Void> delete(DeclaredEntity entity, List<String> identity, Long ifMatch, String what) {
         PrimaryKey key = entity.key(identity);
         var dependents = models.plan().dependents(entity.name());
         if (dependents == null) {
@@ -269,6 +398,13 @@ public class DeclaredService {
     /** One page of a child's or an edge's partition: 1 strongly consistent Query. */
     public Uni<Page<Map<String, Object>>> listPartition(DeclaredEntity entity, String partitionId, boolean newestFirst,
                                                         int limit, String cursor) {
+        EntityModel model = entity.model();
+        DeclaredEntity parent = model.parent() == null ? null : models.plan().entity(model.parent().entity());
+        if (cursor == null && !newestFirst && parent != null && model.followsParent(parent.model())) {
+            // The first page is the same one Query with the parent in it: an unknown parent is a 404, not an empty page.
+            return withParent(parent, entity, partitionId, limit, parent.describe(List.of(partitionId)))
+                    .map(found -> found.children().map(stored -> view(entity, stored)));
+        }
         return page(entity, entity.partitionQuery(partitionId, limit, newestFirst), cursor);
     }
 
@@ -279,7 +415,7 @@ public class DeclaredService {
     }
 
     private Uni<Page<Map<String, Object>>> page(DeclaredEntity entity, QuerySpec query, String cursor) {
-        return store.page(entity.spec(), query, cursor).map(page -> page.map(stored -> view(entity, stored.value())));
+        return store.page(entity.spec(), query, cursor).map(page -> page.map(stored -> view(entity, stored)));
     }
 
     /**
@@ -300,7 +436,7 @@ public class DeclaredService {
         }
         return Uni.combine().all().unis(get(root, List.of(id)), Uni.join().all(members).andFailFast()).asTuple()
                 .map(both -> {
-                    var out = new LinkedHashMap<String, Object>(view(root, both.getItem1().value()));
+                    var out = new LinkedHashMap<String, Object>(view(root, both.getItem1()));
                     var names = new ArrayList<>(view.include().keySet());
                     for (int i = 0; i < names.size(); i++) {
                         out.put(names.get(i), both.getItem2().get(i));
@@ -309,14 +445,19 @@ public class DeclaredService {
                 });
     }
 
-    public Map<String, Object> view(DeclaredEntity entity, Doc doc) {
-        return DocJson.view(entity.model().fields(), doc);
+    /** The item as the API shows it: its fields, and the store's instants under the timestamps it declares. */
+    public Map<String, Object> view(DeclaredEntity entity, Stored<Doc> stored) {
+        Map<String, Object> out = DocJson.view(entity.model().fields(), stored.value());
+        for (String timestamp : entity.model().timestamps()) {
+            out.put(timestamp, (timestamp.equals(EntityModel.CREATED_AT) ? stored.createdAt() : stored.updatedAt()).toString());
+        }
+        return out;
     }
 
     /** A cascade's answer with the entity as the API shows it. */
     public Map<String, Object> cascadedBody(DeclaredEntity entity, Patched<Doc> patched) {
         var body = new LinkedHashMap<>(patched.body());
-        body.put("entity", view(entity, patched.stored().value()));
+        body.put("entity", view(entity, patched.stored()));
         return body;
     }
 }

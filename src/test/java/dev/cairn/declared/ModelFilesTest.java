@@ -12,8 +12,8 @@ class ModelFilesTest {
     @Test
     void everyShippedModelFileIsServable() {
         DomainPlan plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
-        assertThat(plan.domains()).extracting(DomainModel::name).containsExactly("Library", "School");
-        assertThat(plan.domains()).extracting(DomainModel::file).containsExactly("models/library.yaml", "models/school.yaml");
+        assertThat(plan.domains()).extracting(DomainModel::name).containsExactly("Library", "School", "Social");
+        assertThat(plan.domains()).extracting(DomainModel::file).containsExactly("models/library.yaml", "models/school.yaml", "models/social.yaml");
         assertThat(plan.cascades()).extracting(spec -> spec.entity()).containsExactlyInAnyOrder("Book", "Author", "Student", "Course");
         assertThat(plan.dependents("Member")).isNotNull();
         assertThat(plan.dependents("Loan")).isNull();

@@ -6,7 +6,6 @@ import dev.cairn.cricket.SquadResource;
 import dev.cairn.jobs.CascadeJobResource;
 import dev.cairn.declared.DeclaredRoutes;
 import dev.cairn.declared.ModelFiles;
-import dev.cairn.social.SocialResource;
 import dev.cairn.workspace.ProjectResource;
 import dev.cairn.workspace.WorkspaceResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,7 +35,7 @@ import static org.hamcrest.Matchers.not;
 class OperationsResourceTest {
 
     static final List<Class<?>> RESOURCES = List.of(WorkspaceResource.class, ProjectResource.class,
-            SocialResource.class, ReferenceResource.class, SquadResource.class,
+            ReferenceResource.class, SquadResource.class,
             MatchResource.class, AccessPatternResource.class, CascadeJobResource.class);
 
     @Test

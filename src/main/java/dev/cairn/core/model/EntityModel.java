@@ -16,20 +16,67 @@ import java.util.Optional;
  *   <li>an edge ({@code from}, {@code to}) is keyed by both ends' ids, in {@code from}'s partition, and usually has
  *       an inverted index so the other end lists it too.</li>
  * </ul>
- * {@code identity} lists the fields the item path's parameters fill, in order.
+ * {@code identity} lists the fields the item path's parameters fill, in order. Who may write it: anyone with the
+ * writer role, or — {@code self} — only the user it is (its id is the token's subject), or — {@code owner} — only
+ * the user its owner ref names. {@code timestamps} are the store's creation and change instants it answers with.
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           IndexModel index, Map<Op, OperationModel> operations, ListModel list, String describe,
-                          String inputSchema, String inputDescription, int line) {
+                          String inputSchema, String inputDescription, boolean self, Owner owner,
+                          List<String> timestamps, int line) {
+
+    /** The timestamp fields an entity may answer with. */
+    public static final String CREATED_AT = "createdAt";
+    public static final String UPDATED_AT = "updatedAt";
+
+    /**
+     * The user an entity belongs to: its ref {@code ref} (an actor), and {@code path}, the item path under that user
+     * ({@code /users/{uid}/posts/{postId}}) where the operations marked {@code at: owner} are served.
+     */
+    public record Owner(String ref, String path) {
+
+        /** The owner's parameter: the path's first. */
+        public String parameter() {
+            return path.substring(path.indexOf('{') + 1, path.indexOf('}'));
+        }
+    }
 
     public EntityModel {
         fields = List.copyOf(fields);
         identity = List.copyOf(identity);
         refs = List.copyOf(refs);
+        timestamps = List.copyOf(timestamps);
         var ordered = new java.util.EnumMap<Op, OperationModel>(Op.class);
         ordered.putAll(operations);
         operations = java.util.Collections.unmodifiableMap(ordered);
+    }
+
+    /** The item path an operation is served at: under the owner, or the entity's own. */
+    public String pathOf(OperationModel operation) {
+        return operation.atOwner() ? owner.path() : path;
+    }
+
+    /** The route of an operation: a create is posted to its item path's collection. */
+    public String routeOf(OperationModel operation) {
+        String item = pathOf(operation);
+        return operation.op() == Op.CREATE ? item.substring(0, item.lastIndexOf('/')) : item;
+    }
+
+    /**
+     * Whether this child sorts right after its parent in their partition — the parent's sort key is a literal that
+     * leads its own — so ONE ascending Query reads the parent and then its first children.
+     */
+    public boolean followsParent(EntityModel parentModel) {
+        return parent != null && parent.entity().equals(parentModel.name()) && parentModel.sk().fieldCount() == 0
+                && pk.fieldCount() > 0 && parentModel.pk().fieldCount() > 0 && sk.fieldCount() > 0
+                && pk.prefix().equals(parentModel.pk().prefix())
+                && sk.prefix().startsWith(parentModel.sk().pattern() + "#");
+    }
+
+    /** The ref that names who acts: the owner's, or one declared {@code actor}. */
+    public Optional<RefModel> actor() {
+        return refs.stream().filter(RefModel::actor).findFirst();
     }
 
     /** The entity's own id: the last identity field. */

@@ -57,6 +57,11 @@ public record FieldModel(String name, Kind kind, boolean required, Integer minLe
                 defaultValue, description, example, serverSet, line);
     }
 
+    public FieldModel described(String text) {
+        return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, fields, items,
+                defaultValue, text, example, serverSet, line);
+    }
+
     /** The kinds stored as a DynamoDB string. */
     public boolean isText() {
         return switch (kind) {

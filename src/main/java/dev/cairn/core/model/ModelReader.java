@@ -3,6 +3,7 @@ package dev.cairn.core.model;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.model.FieldModel.Kind;
+import dev.cairn.core.model.EntityModel.Owner;
 import dev.cairn.core.model.OperationModel.Op;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -37,7 +38,7 @@ import java.util.regex.PatternSyntaxException;
 public final class ModelReader {
 
     /** Entity keys kept for the entity features to come, so a file that uses one says so instead of "unknown". */
-    static final Set<String> RESERVED = Set.of("unique", "timestamps", "softDelete", "history", "ttl", "migrations");
+    static final Set<String> RESERVED = Set.of("unique", "softDelete", "history", "ttl", "migrations");
 
     private static final Pattern PATH = Pattern.compile("(/([a-z][a-z0-9-]*|\\{[a-zA-Z][a-zA-Z0-9]*}))+");
     private static final Pattern NAME = Pattern.compile("[A-Z][A-Za-z0-9]*");
@@ -185,7 +186,7 @@ public final class ModelReader {
         // Stand-alone entities first, so children, refs and edges can see what they point at.
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
-                "parent", "refs", "index", "operations", "list", "describe"))));
+                "parent", "refs", "index", "operations", "list", "describe", "self", "owner", "timestamps", "input"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> entities.put(entityName,
@@ -202,6 +203,9 @@ public final class ModelReader {
         if (keys.containsKey("demo")) {
             map(keys.get("demo"), null).forEach((entityName, at) -> demo.addAll(demo(entityName, at, entities)));
         }
+        var places = new LinkedHashMap<String, At>(pending);
+        places.putAll(edges);
+        checkIncludes(entities, places);
         checkRoutes(entities, views, top);
         return new DomainModel(file, name, optionalText(keys, "description", ""), entities, views, demo);
     }
@@ -380,7 +384,7 @@ public final class ModelReader {
         var refs = new ArrayList<RefModel>();
         if (map.containsKey("refs")) {
             map(map.get("refs"), null).forEach((field, refAt) -> {
-                var refMap = map(refAt, Set.of("entity", "copy"));
+                var refMap = map(refAt, Set.of("entity", "copy", "actor"));
                 String target = text(refMap, "entity", refAt);
                 if (!declaredFields.containsKey(target)) {
                     throw fail(refMap.get("entity"), "no entity '" + target + "' to refer to");
@@ -389,12 +393,30 @@ public final class ModelReader {
                 if (fields.stream().noneMatch(f -> f.name().equals(field))) {
                     fields.add(new FieldModel(field, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, null, false, refAt.line()));
                 }
-                refs.add(new RefModel(field, target, copies, refAt.line()));
+                boolean actor = bool(refMap, "actor");
+                if (actor) {
+                    if (refs.stream().anyMatch(RefModel::actor)) {
+                        throw fail(refMap.get("actor"), "an entity has one actor");
+                    }
+                    // The caller when the body names none: optional in a body, always stored.
+                    replaceField(fields, field, f -> f.optional().described(f.description() != null ? f.description()
+                            : "The acting user; the caller when absent (only cairn-admin may name someone else)"));
+                }
+                refs.add(new RefModel(field, target, copies, actor, refAt.line()));
             });
         }
+        Owner owner = map.containsKey("owner") ? owner(map.get("owner"), parent, refs, fields) : null;
+        boolean self = bool(map, "self");
+        if (self && parent != null) {
+            throw fail(map.get("self"), "a child is written under its parent: only a stand-alone entity is 'self'");
+        }
+        List<String> timestamps = timestamps(map.get("timestamps"), fields);
         checkTemplateFields(pk, fields, map.get("key"));
         checkTemplateFields(sk, fields, map.get("key"));
         checkPathFits(path, identity, map.get("path"));
+        if (owner != null && !owner.path().substring(owner.path().lastIndexOf('/')).equals(path.substring(path.lastIndexOf('/')))) {
+            throw fail(map.get("owner"), "the owner path ends with the item path's id parameter, as " + path + " does");
+        }
         IndexModel index = map.containsKey("index") ? index(map.get("index"), fields, name) : null;
         ListModel list = !map.containsKey("list") ? null : list(map.get("list"), 1,
                 "list" + (parent == null ? "" : parent.entity()) + name + "s",
@@ -403,9 +425,15 @@ public final class ModelReader {
             throw fail(map.get("list"), "only a child is listed under its parent (declare 'parent')");
         }
         var operations = operations(map.get("operations"), name, List.of(Op.CREATE, Op.GET, Op.PUT, Op.PATCH, Op.DELETE));
+        for (var entry : operations.entrySet()) {
+            if (entry.getValue().atOwner() && owner == null) {
+                throw fail(map.get("operations"), entry.getKey().word() + " is 'at: owner' but the entity declares no 'owner'");
+            }
+        }
         String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
+        String[] input = input(map.get("input"));
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, index, operations,
-                list, describe, null, null, at.line());
+                list, describe, input[0], input[1], self, owner, timestamps, at.line());
     }
 
     private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {
@@ -464,21 +492,18 @@ public final class ModelReader {
                         "A " + words(refs.get(1).entity()) + "'s " + words(refs.get(0).entity()) + "s (inverted index)"));
             }
         }
-        String inputSchema = null;
-        String inputDescription = null;
-        if (map.containsKey("input")) {
-            var input = map(map.get("input"), Set.of("schema", "description"));
-            inputSchema = text(input, "schema", map.get("input"));
-            inputDescription = optionalText(input, "description", null);
-        }
+        String[] input = input(map.get("input"));
         var operations = operations(map.get("operations"), name, List.of(Op.PUT, Op.GET, Op.PATCH, Op.DELETE));
         if (operations.containsKey(Op.CREATE)) {
             throw fail(map.get("operations"), "an edge is created by a PUT of its path (both ids are in it): use 'put'");
         }
+        if (operations.values().stream().anyMatch(OperationModel::atOwner)) {
+            throw fail(map.get("operations"), "an edge has no owner: it is addressed by both its ends");
+        }
         String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " of {" + identity.get(0)
                 + "} and {" + identity.get(1) + "}");
         return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, index, operations,
-                fromList, describe, inputSchema, inputDescription, at.line());
+                fromList, describe, input[0], input[1], false, null, List.of(), at.line());
     }
 
     private At required(Map<String, At> map, String key, At owner) {
@@ -487,6 +512,87 @@ public final class ModelReader {
             throw fail(owner, "'" + key + "' is required");
         }
         return at;
+    }
+
+    /** The request body's schema name and description, when declared ({@code input: {schema, description}}). */
+    private String[] input(At at) {
+        if (at == null) {
+            return new String[2];
+        }
+        var input = map(at, Set.of("schema", "description"));
+        String schema = text(input, "schema", at);
+        if (!NAME.matcher(schema).matches()) {
+            throw fail(input.get("schema"), "a schema name starts with a capital letter and has only letters and digits");
+        }
+        return new String[]{schema, optionalText(input, "description", null)};
+    }
+
+    /**
+     * {@code owner: {ref, path}}: the entity is also addressed under the user one of its refs names; that ref is the
+     * actor, taken from the path's first parameter (so never from a body).
+     */
+    private Owner owner(At at, RefModel parent, List<RefModel> refs, List<FieldModel> fields) {
+        var map = map(at, Set.of("ref", "path"));
+        if (parent != null) {
+            throw fail(at, "a child is addressed under its parent: an owner is for a stand-alone entity");
+        }
+        String ref = text(map, "ref", at);
+        int i = 0;
+        while (i < refs.size() && !refs.get(i).field().equals(ref)) {
+            i++;
+        }
+        if (i == refs.size()) {
+            throw fail(map.get("ref"), "the owner is one of the entity's refs: '" + ref + "' is not");
+        }
+        if (refs.stream().anyMatch(r -> r.actor() && !r.field().equals(ref))) {
+            throw fail(map.get("ref"), "an entity has one actor: its owner");
+        }
+        String path = path(required(map, "path", at));
+        if (parameterCount(path) != 2 || !path.endsWith("}")) {
+            throw fail(map.get("path"), "an owner path has 2 parameters: the owner's id, then the entity's id");
+        }
+        RefModel owned = refs.get(i);
+        refs.set(i, new RefModel(owned.field(), owned.entity(), owned.copies(), true, owned.line()));
+        replaceField(fields, ref, f -> new FieldModel(f.name(), Kind.ID, true, null, null, null, null, null, null,
+                null, null, null, f.description(), null, true, f.line()));
+        return new Owner(ref, path);
+    }
+
+    /** {@code timestamps: true} (both) or a list of {@code createdAt}, {@code updatedAt}: answered, never written. */
+    private List<String> timestamps(At at, List<FieldModel> fields) {
+        if (at == null) {
+            return List.of();
+        }
+        var names = new ArrayList<String>();
+        if (at.node() instanceof SequenceNode seq) {
+            for (Node node : seq.getValue()) {
+                String name = text(new At(node, at.where()));
+                if (!name.equals(EntityModel.CREATED_AT) && !name.equals(EntityModel.UPDATED_AT) || names.contains(name)) {
+                    throw fail(at, "timestamps are createdAt and updatedAt, each once");
+                }
+                names.add(name);
+            }
+        } else if (text(at).equals("true")) {
+            names.addAll(List.of(EntityModel.CREATED_AT, EntityModel.UPDATED_AT));
+        } else if (!text(at).equals("false")) {
+            throw fail(at, "timestamps: true, or a list of createdAt and updatedAt");
+        }
+        for (String name : names) {
+            if (fields.stream().anyMatch(f -> f.name().equals(name))) {
+                throw fail(at, "'" + name + "' is a timestamp and cannot also be a field");
+            }
+            fields.add(new FieldModel(name, Kind.INSTANT, false, null, null, null, null, null, null, null, null, null,
+                    null, null, true, at.line()));
+        }
+        return names;
+    }
+
+    private static void replaceField(List<FieldModel> fields, String name, java.util.function.UnaryOperator<FieldModel> change) {
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).name().equals(name)) {
+                fields.set(i, change.apply(fields.get(i)));
+            }
+        }
     }
 
     /** Identity fields lead, in identity order: the item reads as its path does. */
@@ -544,7 +650,7 @@ public final class ModelReader {
     }
 
     /** "RecipeIngredient" → "recipe ingredient". */
-    static String words(String name) {
+    public static String words(String name) {
         return name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
     }
 
@@ -577,10 +683,37 @@ public final class ModelReader {
             if (opAt.node() instanceof ScalarNode) {
                 out.put(op, operation(op, entity, Map.of("summary", text(opAt))));
             } else {
-                var opMap = map(opAt, Set.of("id", "summary", "answer", "label"));
+                var opMap = map(opAt, Set.of("id", "summary", "answer", "label", "at", "include"));
                 var values = new LinkedHashMap<String, String>();
-                opMap.forEach((k, v) -> values.put(k, text(v)));
-                out.put(op, operation(op, entity, values));
+                opMap.forEach((k, v) -> {
+                    if (!k.equals("include")) {
+                        values.put(k, text(v));
+                    }
+                });
+                if (values.containsKey("at") && !values.get("at").equals("owner")) {
+                    throw fail(opMap.get("at"), "an operation is served at its item path, or 'at: owner'");
+                }
+                var include = new LinkedHashMap<String, OperationModel.Include>();
+                if (opMap.containsKey("include")) {
+                    if (op != Op.GET) {
+                        throw fail(opMap.get("include"), "only a read includes children");
+                    }
+                    map(opMap.get("include"), null).forEach((member, memberAt) -> {
+                        if (!FIELD.matcher(member).matches()) {
+                            throw fail(memberAt, "an include's name starts with a lower-case letter and has only letters and digits");
+                        }
+                        if (memberAt.node() instanceof ScalarNode) {
+                            include.put(member, new OperationModel.Include(text(memberAt), null));
+                        } else {
+                            var memberMap = map(memberAt, Set.of("entity", "label"));
+                            include.put(member, new OperationModel.Include(text(memberMap, "entity", memberAt),
+                                    optionalText(memberMap, "label", null)));
+                        }
+                    });
+                }
+                OperationModel base = operation(op, entity, values);
+                out.put(op, new OperationModel(op, base.operationId(), base.summary(), base.answer(), base.label(),
+                        "owner".equals(values.get("at")), include));
             }
         });
         return out;
@@ -604,7 +737,7 @@ public final class ModelReader {
             case DELETE -> "Delete " + article + lower;
         };
         return new OperationModel(op, values.getOrDefault("id", id), values.getOrDefault("summary", summary),
-                values.get("answer"), values.getOrDefault("label", op == Op.GET ? entity + " by id" : null));
+                values.get("answer"), values.getOrDefault("label", op == Op.GET ? entity + " by id" : null), false, Map.of());
     }
 
     private String path(At at) {
@@ -725,6 +858,29 @@ public final class ModelReader {
         return out;
     }
 
+    /** Each included member is a child that sorts right after the entity, listed oldest first: one Query reads both. */
+    private void checkIncludes(Map<String, EntityModel> entities, Map<String, At> declared) {
+        for (EntityModel entity : entities.values()) {
+            OperationModel get = entity.operation(Op.GET);
+            if (get == null) {
+                continue;
+            }
+            get.include().forEach((member, include) -> {
+                At at = declared.get(entity.name());
+                EntityModel child = entities.get(include.entity());
+                if (child == null || !child.followsParent(entity)) {
+                    throw fail(at, "operations.get.include." + member + ": '" + include.entity() + "' is not a child of "
+                            + entity.name() + " that sorts right after it (its sort key must start with "
+                            + entity.sk().pattern() + "#), so they cannot be read in one Query");
+                }
+                if (child.list() != null && child.list().newestFirst()) {
+                    throw fail(at, "operations.get.include." + member + ": '" + include.entity()
+                            + "' is listed newest first, but one Query reads the parent with its oldest children");
+                }
+            });
+        }
+    }
+
     /** Two routes with the same method and shape would be ambiguous: refused with both places named. */
     private void checkRoutes(Map<String, EntityModel> entities, List<ViewModel> views, At top) {
         var seen = new LinkedHashMap<String, String>();
@@ -739,7 +895,7 @@ public final class ModelReader {
                     case PATCH -> "PATCH";
                     case DELETE -> "DELETE";
                 };
-                routes.add(new String[]{shape.apply(method, op == Op.CREATE ? e.collectionPath() : e.path()), e.name()});
+                routes.add(new String[]{shape.apply(method, e.routeOf(e.operation(op))), e.name()});
             }
             if (e.list() != null) {
                 routes.add(new String[]{shape.apply("GET", e.list().path()), e.name()});
@@ -761,7 +917,7 @@ public final class ModelReader {
         var templates = new LinkedHashMap<String, String>();
         for (EntityModel e : entities.values()) {
             var paths = new ArrayList<String[]>();
-            e.operations().forEach((op, model) -> paths.add(new String[]{model.operationId(), op == Op.CREATE ? e.collectionPath() : e.path()}));
+            e.operations().forEach((op, model) -> paths.add(new String[]{model.operationId(), e.routeOf(model)}));
             if (e.list() != null) {
                 paths.add(new String[]{e.list().operationId(), e.list().path()});
             }

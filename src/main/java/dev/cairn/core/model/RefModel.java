@@ -5,11 +5,16 @@ import java.util.Map;
 /**
  * A field that holds another entity's id: the write checks in its own transaction that the entity exists (and, when
  * fields are copied, that it is still at the version copied); {@code copies} maps a field of this entity to the
- * referenced entity's field it copies, kept in sync by the referenced entity's cascade.
+ * referenced entity's field it copies, kept in sync by the referenced entity's cascade. An {@code actor} ref names
+ * the user a write acts as: the caller when the body names none, and only an admin may name someone else.
  */
-public record RefModel(String field, String entity, Map<String, String> copies, int line) {
+public record RefModel(String field, String entity, Map<String, String> copies, boolean actor, int line) {
 
     public RefModel {
         copies = Map.copyOf(copies);
+    }
+
+    public RefModel(String field, String entity, Map<String, String> copies, int line) {
+        this(field, entity, copies, false, line);
     }
 }

@@ -33,8 +33,8 @@ import java.util.Set;
  * authentication is off, so a bad token becomes a problem+json 401 here rather than a bare 401 earlier); then:
  * safe methods need {@code cairn-reader}, writes {@code cairn-writer}, and {@link AdminOnly} routes or a
  * {@code ?cascade=transactional} write {@code cairn-admin}. Workspace routes check the {@code workspaces} claim
- * and answer an out-of-scope workspace exactly like a missing one; {@link ActsAs} writes are the caller's own
- * (or an admin's). The tenancy model as a whole is described in docs/security.md.
+ * and answer an out-of-scope workspace exactly like a missing one; writes that act as a user are the caller's
+ * own or an admin's ({@link Caller#requireSelf}, asked by the use case). The tenancy model as a whole is described in docs/security.md.
  */
 public class AccessControl {
 
@@ -139,10 +139,6 @@ public class AccessControl {
     }
 
     private static void checkScope(Caller caller, ContainerRequestContext request, ResourceInfo resource) {
-        ActsAs actsAs = resource.getResourceMethod() == null ? null : resource.getResourceMethod().getAnnotation(ActsAs.class);
-        if (actsAs != null && !SAFE_METHODS.contains(request.getMethod())) {
-            caller.requireSelf(actsAs.value(), request.getUriInfo().getPathParameters().getFirst(actsAs.value()));
-        }
         Class<?> type = resource.getResourceClass();
         WorkspaceScoped scoped = type == null ? null : type.getAnnotation(WorkspaceScoped.class);
         if (scoped == null || caller.allWorkspaces()) {
