@@ -90,7 +90,10 @@ public final class DeclaredOpenApi {
 
     private static void addEntity(OpenAPI openAPI, DomainModel domain, EntityModel entity, boolean cascades) {
         var schemas = openAPI.getComponents();
-        schemas.addSchema(entity.name(), objectSchema(entity.fields(), false));
+        Schema answerSchema = objectSchema(entity.fields(), false);
+        // Timestamps are answered, never written: readOnly keeps them out of the merge patch.
+        entity.timestamps().forEach(name -> answerSchema.getProperties().get(name).readOnly(Boolean.TRUE));
+        schemas.addSchema(entity.name(), answerSchema);
         boolean separateInput = entity.fields().stream().anyMatch(FieldModel::serverSet);
         String input = entity.name();
         if (separateInput) {
@@ -178,8 +181,8 @@ public final class DeclaredOpenApi {
         Schema answer = openAPI.getComponents().getSchemas().get(entity.name());
         get.include().forEach((member, include) -> {
             addPage(openAPI, include.entity());
-            answer.addProperty(member, ref(include.entity() + "Page")
-                    .description("With ?include=" + member + ": the first page of them, read in the same Query"));
+            // Answered, never written: readOnly keeps it out of the merge patch.
+            answer.addProperty(member, ref(include.entity() + "Page").readOnly(Boolean.TRUE));
         });
     }
 
@@ -254,7 +257,8 @@ public final class DeclaredOpenApi {
     private static Schema fieldSchema(FieldModel field) {
         Schema schema = switch (field.kind()) {
             case ID -> field.serverSet() ? string()
-                    : string().maxLength(Http.MAX_ID_LENGTH).pattern("^[^\\x00-\\x1F\\x7F-\\x9F]*$");
+                    : string().minLength(field.required() ? null : 1).maxLength(Http.MAX_ID_LENGTH)
+                    .pattern("^[^\\x00-\\x1F\\x7F-\\x9F]*$");
             case STRING -> {
                 Schema s = string();
                 if (field.pattern() != null) {

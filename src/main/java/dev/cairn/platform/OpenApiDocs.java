@@ -250,11 +250,19 @@ public class OpenApiDocs implements OASFilter {
                         + " Any other member must be null (a no-op); a non-null unknown member is refused (400)");
         openAPI.getComponents().addSchema(name, patch);
         source.getProperties().forEach((field, property) -> {
+            if (readOnly(property)) {
+                return; // only ever answered (a timestamp, an included page): a patch has nothing to say about it
+            }
             // A copy: the entity's own property stays as it is (a required field is not nullable there).
             Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : copy(property);
             patch.addProperty(field, nullable(target));
         });
         return name;
+    }
+
+    private static boolean readOnly(Schema property) {
+        return Boolean.TRUE.equals(property.getReadOnly())
+                || property.getAnyOf() != null && property.getAnyOf().stream().anyMatch(s -> Boolean.TRUE.equals(s.getReadOnly()));
     }
 
     /**

@@ -400,7 +400,7 @@ public final class ModelReader {
                     }
                     // The caller when the body names none: optional in a body, always stored.
                     replaceField(fields, field, f -> f.optional().described(f.description() != null ? f.description()
-                            : "The acting user; the caller when absent (only cairn-admin may name someone else)"));
+                            : "The author; the caller when absent (only cairn-admin may name someone else)"));
                 }
                 refs.add(new RefModel(field, target, copies, actor, refAt.line()));
             });
