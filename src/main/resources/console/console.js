@@ -214,14 +214,7 @@ function renderCollection() {
 
 // Post and project ids are generated: the examples are alice's newest post and acme's newest project.
 async function resolveDemoIds() {
-  const [posts, projects] = await Promise.all([call('/users/alice/posts?limit=1'), call('/workspaces/acme/projects?limit=1')]);
-  const link = $('.examples a[data-kind="post"]');
-  if (posts.ok && posts.body.items.length) {
-    EXAMPLES.postId = posts.body.items[0].postId;
-    link.dataset.id = EXAMPLES.postId;
-  } else {
-    link.hidden = true;
-  }
+  const projects = await call('/workspaces/acme/projects?limit=1');
   if (projects.ok && projects.body.items.length) EXAMPLES.projectId = projects.body.items[0].id;
 }
 
@@ -236,7 +229,7 @@ document.querySelectorAll('.examples a').forEach(a => a.addEventListener('click'
 
 // --- Access patterns -----------------------------------------------------------------------------------------
 // Example values for route parameters, from the dev-mode demo data; generated ids are looked up (resolveDemoIds).
-const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', postId: '', projectId: '', status: 'ACTIVE',
+const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', projectId: '', status: 'ACTIVE',
   squadId: 'aus#2024-25#BGT', playerId: 'kohli-01', teamId: 'aus', venueId: 'mcg' };
 const ID_BY_ROUTE = { '/matches/': 'bgt-2025-test-1', '/courses/': 'math204', '/players/': 'kohli-01', '/teams/': 'aus',
   '/users/': 'alice', '/workspaces/': 'acme' };

@@ -140,4 +140,84 @@ class ModelReaderTest {
         assertThat(List.of(FieldRules.check(fields, java.util.Map.of("id", "c1", "name", 5), false).get(0).message()))
                 .containsExactly("has the wrong type or format");
     }
+
+    static final String BLOG = """
+            domain: Blog
+            entities:
+              Writer:
+                key: { pk: "WRITER#{id}", sk: PROFILE }
+                path: /writers/{id}
+                self: true
+                fields:
+                  id: id
+              Article:
+                key: { pk: "ARTICLE#{articleId}", sk: ARTICLE }
+                generate: time-ordered
+                path: /articles/{articleId}
+                owner: { ref: writerId, path: "/writers/{wid}/articles/{articleId}" }
+                timestamps: true
+                fields:
+                  title: { type: string, required: true }
+                refs:
+                  writerId: { entity: Writer }
+                operations:
+                  create: { at: owner }
+                  get: { include: { notes: Note } }
+                  patch: { at: owner }
+              Note:
+                parent: { entity: Article, id: articleId }
+                key: { pk: "ARTICLE#{articleId}", sk: "ARTICLE#NOTE#{noteId}" }
+                generate: time-ordered
+                path: /articles/{articleId}/notes/{noteId}
+                timestamps: [createdAt]
+                fields:
+                  text: { type: string, required: true }
+                refs:
+                  writerId: { entity: Writer, actor: true }
+                list: { path: "/articles/{articleId}/notes" }
+            """;
+
+    @Test
+    void anOwnedEntityIsWrittenUnderItsOwnerAndAnsweredWithItsTimestamps() {
+        DomainModel model = ModelReader.read("models/blog.yaml", BLOG);
+        EntityModel article = model.entity("Article");
+        assertThat(model.entity("Writer").self()).isTrue();
+        assertThat(article.owner().parameter()).isEqualTo("wid");
+        assertThat(article.routeOf(article.operation(Op.CREATE))).isEqualTo("/writers/{wid}/articles");
+        assertThat(article.routeOf(article.operation(Op.PATCH))).isEqualTo("/writers/{wid}/articles/{articleId}");
+        assertThat(article.routeOf(article.operation(Op.GET))).isEqualTo("/articles/{articleId}");
+        // The owner comes from the path: never from a body, never changed.
+        assertThat(article.field("writerId").orElseThrow().serverSet()).isTrue();
+        assertThat(article.actor().orElseThrow().field()).isEqualTo("writerId");
+        assertThat(article.timestamps()).containsExactly("createdAt", "updatedAt");
+        assertThat(article.immutable()).contains("createdAt", "updatedAt", "writerId");
+        assertThat(article.operation(Op.GET).include()).containsOnlyKeys("notes");
+        EntityModel note = model.entity("Note");
+        assertThat(note.followsParent(article)).isTrue();
+        assertThat(note.timestamps()).containsExactly("createdAt");
+        // An actor named by a body is optional there (the caller when absent).
+        assertThat(note.field("writerId").orElseThrow().required()).isFalse();
+        assertThat(note.field("writerId").orElseThrow().serverSet()).isFalse();
+    }
+
+    @Test
+    void ownersIncludesAndTimestampsAreCheckedWhereTheyAreDeclared() {
+        assertThat(failure(BLOG.replace("owner: { ref: writerId,", "owner: { ref: authorId,")).getMessage())
+                .contains("entities.Article.owner.ref: the owner is one of the entity's refs: 'authorId' is not");
+        assertThat(failure(BLOG.replace("\"/writers/{wid}/articles/{articleId}\"", "\"/writers/{wid}/articles\"")).getMessage())
+                .contains("an owner path has 2 parameters");
+        assertThat(failure(BLOG.replace("sk: \"ARTICLE#NOTE#{noteId}\"", "sk: \"NOTE#{noteId}\"")).getMessage())
+                .contains("entities.Article: operations.get.include.notes: 'Note' is not a child of Article that sorts right after it");
+        assertThat(failure(BLOG.replace("list: { path: \"/articles/{articleId}/notes\" }",
+                "list: { path: \"/articles/{articleId}/notes\", order: newest-first }")).getMessage())
+                .contains("is listed newest first");
+        assertThat(failure(BLOG.replace("timestamps: [createdAt]", "timestamps: [createdAt, deletedAt]")).getMessage())
+                .contains("entities.Note.timestamps: timestamps are createdAt and updatedAt, each once");
+        assertThat(failure(BLOG.replace("      patch: { at: owner }", "      patch: { at: home }")).getMessage())
+                .contains("an operation is served at its item path, or 'at: owner'");
+        assertThat(failure(BLOG.replace("    owner: { ref: writerId, path: \"/writers/{wid}/articles/{articleId}\" }\n", ""))
+                .getMessage()).contains("create is 'at: owner' but the entity declares no 'owner'");
+        assertThat(failure(BLOG.replace("actor: true }", "actor: true }\n      editorId: { entity: Writer, actor: true }"))
+                .getMessage()).contains("an entity has one actor");
+    }
 }
