@@ -146,7 +146,8 @@ class CairnBench {
                     startHandWritten(dynamo.endpoint());
                     startQuarkusRest(dynamo.endpoint());
                 }
-                if ((enabled("get") || enabled("lists") || enabled("copywrites") || enabled(SchoolBuilds.SCENARIO)) && !otherBuild.isBlank()) {
+                if ((enabled("get") || enabled("lists") || enabled("copywrites") || enabled(SchoolBuilds.SCENARIO)
+                        || enabled(SocialBuilds.SCENARIO)) && !otherBuild.isBlank()) {
                     startOther(dynamo.endpoint(), Path.of(otherBuild));
                 }
                 if (enabled("get")) getMatch();
@@ -155,6 +156,7 @@ class CairnBench {
                 if (enabled("lists")) lists();
                 if (enabled("copywrites")) copyWrites();
                 if (enabled(SchoolBuilds.SCENARIO)) new SchoolBuilds(this).run();
+                if (enabled(SocialBuilds.SCENARIO)) new SocialBuilds(this).run();
                 if (enabled("reconcile")) reconcile();
                 if (enabled("cascade")) cascade(dynamo.endpoint());
                 if (enabled("scaling")) scaling();

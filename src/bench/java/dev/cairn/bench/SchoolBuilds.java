@@ -146,6 +146,11 @@ final class SchoolBuilds {
      * in reverse order), then per concurrency each build's row and this / other.
      */
     void compare(String route, String title, CairnBench.BuildOp op) throws Exception {
+        compare(SCENARIO, route, title, op);
+    }
+
+    /** As above, reported under another scenario (the social builds use the same comparison). */
+    void compare(String scenario, String route, String title, CairnBench.BuildOp op) throws Exception {
         var rows = new ArrayList<RunData.Row>();
         StringBuilder report = bench.report;
         report.append("\n### ").append(route).append(", ").append(title).append(": this build vs the other build\n\n")
@@ -199,7 +204,7 @@ final class SchoolBuilds {
             }
         }
         report.append('\n').append(notes);
-        bench.data.comparisons.add(new RunData.Comparison(SCENARIO, route, title, rows));
+        bench.data.comparisons.add(new RunData.Comparison(scenario, route, title, rows));
     }
 
     // --- requests ------------------------------------------------------------------------------------------------
