@@ -212,7 +212,7 @@ function renderCollection() {
   root.append(block);
 }
 
-// Post and project ids are generated: the examples are alice's newest post and acme's newest project.
+// Project ids are generated: the example is acme's newest project (the demo posts are declared with their ids).
 async function resolveDemoIds() {
   const projects = await call('/workspaces/acme/projects?limit=1');
   if (projects.ok && projects.body.items.length) EXAMPLES.projectId = projects.body.items[0].id;
@@ -228,7 +228,7 @@ document.querySelectorAll('.examples a').forEach(a => a.addEventListener('click'
 }));
 
 // --- Access patterns -----------------------------------------------------------------------------------------
-// Example values for route parameters, from the dev-mode demo data; generated ids are looked up (resolveDemoIds).
+// Example values for route parameters, from the dev-mode demo data; a generated project id is looked up (resolveDemoIds).
 const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', projectId: '', status: 'ACTIVE',
   squadId: 'aus#2024-25#BGT', playerId: 'kohli-01', teamId: 'aus', venueId: 'mcg' };
 const ID_BY_ROUTE = { '/matches/': 'bgt-2025-test-1', '/courses/': 'math204', '/players/': 'kohli-01', '/teams/': 'aus',

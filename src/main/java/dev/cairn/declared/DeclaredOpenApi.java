@@ -254,6 +254,23 @@ public final class DeclaredOpenApi {
         return schema;
     }
 
+    /**
+     * An object written in place: closed, and — as answers write null for an absent field, and a body may send one —
+     * each optional field may be null (the filter does this for the top level of a component schema only).
+     */
+    private static Schema nestedObject(List<FieldModel> fields) {
+        Schema schema = objectSchema(fields, false).additionalPropertiesBoolean(Boolean.FALSE);
+        var properties = new java.util.LinkedHashMap<String, Schema>();
+        schema.getProperties().forEach((name, property) -> {
+            boolean required = schema.getRequired() != null && schema.getRequired().contains(name);
+            properties.put(name, required ? property : property.getRef() != null
+                    ? OASFactory.createSchema().anyOf(List.of(property, OASFactory.createSchema().addType(SchemaType.NULL)))
+                    : property.addType(SchemaType.NULL));
+        });
+        schema.setProperties(properties);
+        return schema;
+    }
+
     private static Schema fieldSchema(FieldModel field) {
         Schema schema = switch (field.kind()) {
             case ID -> field.serverSet() ? string()
@@ -279,7 +296,7 @@ public final class DeclaredOpenApi {
             case DATE -> ref(LOCAL_DATE);
             case INSTANT -> ref(INSTANT);
             case ENUM -> string().enumeration(new ArrayList<>(field.values()));
-            case OBJECT -> objectSchema(field.fields(), false).additionalPropertiesBoolean(Boolean.FALSE);
+            case OBJECT -> nestedObject(field.fields());
             case LIST -> OASFactory.createSchema().addType(SchemaType.ARRAY).items(fieldSchema(field.items()))
                     .minItems(field.minLength()).maxItems(field.maxLength());
         };

@@ -9,6 +9,7 @@ import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
 import dev.cairn.platform.AllowedMethods;
 import dev.cairn.platform.Responses;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.auth.RoutesWithin;
 import dev.cairn.service.CascadeService.Mode;
 import io.smallrye.mutiny.Uni;
@@ -198,6 +199,9 @@ public class DeclaredResource {
                 : new NotAllowedException(Response.status(Response.Status.METHOD_NOT_ALLOWED)
                 .header(HttpHeaders.ALLOW, String.join(", ", allowed)).build()));
         ((HttpServerRequestInternal) context.request()).context().putLocal(URL_PATH_TEMPLATE, match.route().template());
+        // Fail closed: a served route always has an authorized caller (AccessControl lets only 404s and 405s through
+        // unauthenticated); should the two ever disagree on a path, this is a 401, never an answer.
+        Caller.current();
         return match;
     }
 

@@ -85,7 +85,7 @@ public class ProblemMapper {
             return unreadableJson(json, uri);
         }
         CairnError error;
-        if (e instanceof NotFoundException && AllowedMethods.of(uri.getPath()) == null) {
+        if (e instanceof NotFoundException && AllowedMethods.of(uri.getRequestUri().getRawPath()) == null) {
             error = new CairnError.NotFound("no resource at " + uri.getPath());
         } else if (e instanceof NotFoundException || e instanceof NotAllowedException) {
             // A path that has routes, asked with a method none of them has (quarkus-rest may say 404 when another
@@ -93,7 +93,7 @@ public class ProblemMapper {
             // RFC 9110: a 405 says which methods the resource has.
             String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
             if (allow == null || allow.isBlank()) {
-                allow = AllowedMethods.of(uri.getPath());
+                allow = AllowedMethods.of(uri.getRequestUri().getRawPath());
             }
             Response refused = problem(new CairnError.MethodNotAllowed("this method is not allowed on " + uri.getPath()), uri);
             return allow == null || allow.isBlank() ? refused

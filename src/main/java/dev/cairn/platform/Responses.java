@@ -13,7 +13,8 @@ public final class Responses {
     }
 
     public static <V> RestResponse<V> created(UriInfo uri, String id, Stored<?> stored, V body) {
-        URI location = uri.getAbsolutePathBuilder().path(id).build();
+        // The id as one path segment, every reserved character encoded ('/', '%', '?'): it reads back as itself.
+        URI location = uri.getAbsolutePathBuilder().path("{id}").build(id);
         return RestResponse.ResponseBuilder.<V>created(location).entity(body).header("ETag", Http.etag(stored)).build();
     }
 

@@ -59,7 +59,8 @@ public class AccessControl {
             return PROCEED;
         }
         if (resource.getResourceClass() != null && resource.getResourceClass().isAnnotationPresent(RoutesWithin.class)
-                && !AllowedMethods.declares(request.getMethod(), request.getUriInfo().getPath())) {
+                // The path as the declared routes match it: encoded (a %2F inside an id is not a slash), never decoded.
+                && !AllowedMethods.declares(request.getMethod(), request.getUriInfo().getRequestUri().getRawPath())) {
             return PROCEED;
         }
         if (!config.auth().enabled()) {
@@ -99,7 +100,16 @@ public class AccessControl {
                 roles.add(role);
             }
         }
-        return Caller.of(token.getName(), roles, workspaces(token.getClaim(WORKSPACES_CLAIM)));
+        return Caller.of(subject(token), roles, workspaces(token.getClaim(WORKSPACES_CLAIM)));
+    }
+
+    /**
+     * Who the caller is: {@code upn}, else {@code sub} — never {@code preferred_username}, which MicroProfile JWT's
+     * {@code getName()} would take before {@code sub} and which some identity providers let users edit.
+     */
+    static String subject(JsonWebToken token) {
+        String upn = token.getClaim("upn");
+        return upn != null ? upn : token.getSubject();
     }
 
     /**

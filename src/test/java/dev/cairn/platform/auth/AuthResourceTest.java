@@ -290,4 +290,40 @@ class AuthResourceTest {
         as(writer).get("/maintenance/jobs/{id}", job).then().statusCode(403).contentType(PROBLEM);
         as(TestTokens.admin()).get("/maintenance/jobs/{id}", job).then().statusCode(200).body("kind", equalTo("reconcile"));
     }
+
+    @Test
+    void anIdWithAnEncodedSlashNeedsATokenLikeAnyOther() {
+        String id = unique("a") + "/b";
+        String encoded = id.replace("/", "%2F");
+        // Without a token: the same 401 as for any id, on reads and writes, before anything is read or written.
+        given().urlEncodingEnabled(false).get("/users/" + encoded).then().statusCode(401).contentType(PROBLEM);
+        given().urlEncodingEnabled(false).get("/students/" + encoded + "/courses").then().statusCode(401);
+        given().urlEncodingEnabled(false).delete("/books/" + encoded).then().statusCode(401);
+        // With one, the user whose id it is acts as itself, and its Location reads it back.
+        String self = TestTokens.bearer(id, List.of(), "cairn-writer");
+        String location = as(self).contentType(ContentType.JSON)
+                .body("{\"id\":\"" + id + "\",\"firstName\":\"S\",\"lastName\":\"L\"}").post("/users")
+                .then().statusCode(201).extract().header("Location");
+        assertThat(location).endsWith("/users/" + encoded);
+        as(self).urlEncodingEnabled(false).get(location).then().statusCode(200).body("id", equalTo(id));
+        as(self).urlEncodingEnabled(false).contentType("application/merge-patch+json").body("{\"firstName\":\"T\"}")
+                .patch("/users/" + encoded).then().statusCode(200).body("firstName", equalTo("T"));
+        as(TestTokens.bearer(unique("other"), List.of(), "cairn-writer")).urlEncodingEnabled(false)
+                .contentType("application/merge-patch+json").body("{\"firstName\":\"X\"}")
+                .patch("/users/" + encoded).then().statusCode(403);
+    }
+
+    @Test
+    void theCallerIsTheTokensSubjectNeverAnEditableUsername() {
+        String victim = unique("victim");
+        as(TestTokens.admin()).contentType(ContentType.JSON)
+                .body("{\"id\":\"" + victim + "\",\"firstName\":\"V\",\"lastName\":\"L\"}").post("/users")
+                .then().statusCode(201);
+        String spoof = "Bearer " + io.smallrye.jwt.build.Jwt.issuer(TestTokens.ISSUER).audience(TestTokens.AUDIENCE)
+                .subject(unique("mallory")).claim("preferred_username", victim).groups(java.util.Set.of("cairn-writer"))
+                .claim("workspaces", List.of("*")).sign(TestTokens.privateKey());
+        as(spoof).contentType("application/merge-patch+json").body("{\"firstName\":\"pwned\"}")
+                .patch("/users/{id}", victim).then().statusCode(403).contentType(PROBLEM);
+        as(TestTokens.admin()).get("/users/{id}", victim).then().statusCode(200).body("firstName", equalTo("V"));
+    }
 }
