@@ -2,6 +2,7 @@ package dev.cairn.store;
 
 import dev.cairn.core.CairnException;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,7 +47,7 @@ import java.util.function.Function;
  * The ONLY caller of {@link DynamoDbAsyncClient}. Each call is a lazy {@link Uni} (re-subscribing re-issues
  * the request), counted in the request's {@link CallLedger} (every SDK attempt, with consumed capacity), and
  * completes back on the caller's Vert.x context, so a request's whole pipeline stays on its event loop and
- * never blocks. Failures are translated by {@link SdkErrors}.
+ * never blocks (a caller without one continues on the worker pool, never on the SDK's event loop). Failures are translated by {@link SdkErrors}.
  */
 @ApplicationScoped
 public class DynamoGateway {
@@ -159,7 +160,10 @@ public class DynamoGateway {
                         ? () -> emitter.complete(response)
                         : () -> emitter.fail(translated);
                 if (context == null) {
-                    emit.run();
+                    // No request or job context to go back to (startup, a test's direct call): the SDK completes
+                    // on its event loop (quarkus.dynamodb.async-client.advanced.use-future-completion-thread-pool),
+                    // so whatever follows goes to the worker pool rather than hold that event loop.
+                    Infrastructure.getDefaultExecutor().execute(emit);
                 } else {
                     context.runOnContext(v -> emit.run());
                 }

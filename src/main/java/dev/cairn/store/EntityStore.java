@@ -211,7 +211,8 @@ public class EntityStore {
      */
     public Uni<Page<Map<String, AttributeValue>>> page(QuerySpec query, String cursor, QuerySpec continuation) {
         return deferred(() -> {
-            Map<String, AttributeValue> start = cursors.decode(query.binding(), cursor);
+            // A first page has no cursor: the query's binding is made only to open one.
+            Map<String, AttributeValue> start = cursor == null ? null : cursors.decode(query.binding(), cursor);
             return gateway.query(query.lookingAhead().toRequest(settings.table(), start)).map(r -> {
                 QuerySpec.PageOf page = query.cut(r.items(), hasMore(r) ? r.lastEvaluatedKey() : null);
                 return new Page<>(page.items(), page.next() == null ? null : cursors.encode(continuation.binding(), page.next()));
@@ -279,7 +280,7 @@ public class EntityStore {
     public Page<Map<String, AttributeValue>> mergedPage(FanOut listing, List<FanOut.Position> positions,
                                                        List<FanOut.ShardPage> pages) {
         FanOut.Merged merged = listing.merge(positions, pages);
-        return new Page<>(merged.items(), cursors.encode(listing.binding(), merged.next()));
+        return new Page<>(merged.items(), merged.next() == null ? null : cursors.encode(listing.binding(), merged.next()));
     }
 
     /**

@@ -25,6 +25,7 @@ public class StoreMetrics {
     // Every DynamoDB call records here: the meters are built once per tag combination, not per call.
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Map<String, DistributionSummary> capacities = new ConcurrentHashMap<>();
+    private final Map<String, DistributionSummary> aggregateItems = new ConcurrentHashMap<>();
 
     public StoreMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -82,8 +83,9 @@ public class StoreMetrics {
     }
 
     public void aggregateRead(String aggregate, int items) {
-        DistributionSummary.builder("cairn.aggregate.items").description("Member items per aggregate read")
-                .tag("aggregate", aggregate).register(registry).record(items);
+        // Every aggregate read records here: the summary is built once per aggregate, not per read.
+        aggregateItems.computeIfAbsent(aggregate, name -> DistributionSummary.builder("cairn.aggregate.items")
+                .description("Member items per aggregate read").tag("aggregate", name).register(registry)).record(items);
     }
 
     private static String outcome(Throwable failure) {

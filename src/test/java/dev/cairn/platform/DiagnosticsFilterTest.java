@@ -20,4 +20,17 @@ class DiagnosticsFilterTest {
                     .isEqualTo(String.format(Locale.ROOT, "%.1f", millis));
         }
     }
+
+    @Test
+    void aNewRequestIdIsARandomVersion4UuidInItsUsualText() {
+        var seen = new java.util.HashSet<String>();
+        for (int i = 0; i < 10_000; i++) {
+            String id = DiagnosticsFilter.newRequestId();
+            java.util.UUID uuid = java.util.UUID.fromString(id);
+            assertThat(uuid.version()).isEqualTo(4);
+            assertThat(uuid.variant()).isEqualTo(2);
+            assertThat(id).isEqualTo(uuid.toString()).matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+            assertThat(seen.add(id)).isTrue();
+        }
+    }
 }

@@ -9,6 +9,9 @@ import java.time.LocalDate;
  * profile). The fast path takes exactly the form {@link Instant#toString} and {@link LocalDate#toString} write for
  * years 0000–9999 ({@code 2026-11-23T22:54:39.123Z}, {@code 2026-11-23}); any other text goes to the JDK's parser,
  * so what is accepted, and the exception for what is not, stay the JDK's.
+ *
+ * <p>{@link #text} writes an instant back the same way: exactly {@link Instant#toString}'s text, without its
+ * formatter (the answers of the listing routes write two instants per item).
  */
 public final class Timestamps {
 
@@ -80,5 +83,47 @@ public final class Timestamps {
             value = value * 10 + (c - '0');
         }
         return value;
+    }
+
+    private static final long FIRST_SECOND = -62_167_219_200L; // 0000-01-01T00:00:00Z
+    private static final long LAST_SECOND = 253_402_300_799L;  // 9999-12-31T23:59:59Z
+
+    /** The same text as {@link Instant#toString} ({@code DateTimeFormatter.ISO_INSTANT}). */
+    public static String text(Instant instant) {
+        long seconds = instant.getEpochSecond();
+        if (seconds < FIRST_SECOND || seconds > LAST_SECOND) {
+            return instant.toString();
+        }
+        LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(seconds, 86_400));
+        int secondOfDay = (int) Math.floorMod(seconds, 86_400);
+        int nanos = instant.getNano();
+        // ISO_INSTANT writes the fraction in groups of three digits, as many as it needs.
+        int fraction = nanos == 0 ? 0 : nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
+        byte[] out = new byte[20 + (fraction == 0 ? 0 : fraction + 1)];
+        put(out, 0, day.getYear(), 4);
+        out[4] = '-';
+        put(out, 5, day.getMonthValue(), 2);
+        out[7] = '-';
+        put(out, 8, day.getDayOfMonth(), 2);
+        out[10] = 'T';
+        put(out, 11, secondOfDay / 3_600, 2);
+        out[13] = ':';
+        put(out, 14, secondOfDay / 60 % 60, 2);
+        out[16] = ':';
+        put(out, 17, secondOfDay % 60, 2);
+        if (fraction > 0) {
+            out[19] = '.';
+            put(out, 20, fraction == 3 ? nanos / 1_000_000 : fraction == 6 ? nanos / 1_000 : nanos, fraction);
+        }
+        out[out.length - 1] = 'Z';
+        return new String(out, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code value} in {@code width} decimal digits, zero-padded, at {@code at}. */
+    private static void put(byte[] out, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            out[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
     }
 }

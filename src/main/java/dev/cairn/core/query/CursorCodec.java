@@ -43,6 +43,23 @@ public final class CursorCodec {
     private static final int MAX_CURSOR_CHARS = 8192;
     private static final byte[] KEY_PURPOSE = "cairn cursor encryption v1".getBytes(StandardCharsets.UTF_8);
 
+    /**
+     * One AES-GCM cipher per thread, initialised afresh for every cursor (a new nonce each time): looking a cipher up
+     * by its transformation on every cursor showed in the listing routes' profile.
+     */
+    private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    });
+
+    /** Deflaters and inflaters kept for reuse: a new deflater allocates and clears about 256 KB of native memory. */
+    private static final Pool<Deflater> DEFLATERS = new Pool<>(() -> new Deflater(Deflater.BEST_COMPRESSION, true),
+            Deflater::reset, Deflater::end);
+    private static final Pool<Inflater> INFLATERS = new Pool<>(() -> new Inflater(true), Inflater::reset, Inflater::end);
+
     private final SecretKeySpec sealing;
     private final List<SecretKeySpec> opening;
     private final SecureRandom random = new SecureRandom();
@@ -126,7 +143,7 @@ public final class CursorCodec {
     }
 
     private static Cipher cipher(int mode, SecretKeySpec key, byte[] nonce, String binding) throws GeneralSecurityException {
-        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        Cipher cipher = CIPHERS.get();
         cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
         cipher.updateAAD(binding.getBytes(StandardCharsets.UTF_8));
         return cipher;
@@ -158,7 +175,7 @@ public final class CursorCodec {
 
     /** Fan-out cursors hold one key per shard, mostly the same prefixes: deflating keeps them short for a URL. */
     private static byte[] deflate(byte[] raw) {
-        var deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+        Deflater deflater = DEFLATERS.take();
         try {
             deflater.setInput(raw);
             deflater.finish();
@@ -169,12 +186,12 @@ public final class CursorCodec {
             }
             return out.toByteArray();
         } finally {
-            deflater.end();
+            DEFLATERS.give(deflater);
         }
     }
 
     private static byte[] inflate(byte[] compressed) throws IOException {
-        var inflater = new Inflater(true);
+        Inflater inflater = INFLATERS.take();
         try {
             inflater.setInput(compressed);
             var out = new ByteArrayOutputStream();
@@ -193,7 +210,7 @@ public final class CursorCodec {
         } catch (DataFormatException e) {
             throw new IOException(e);
         } finally {
-            inflater.end();
+            INFLATERS.give(inflater);
         }
     }
 
@@ -208,5 +225,35 @@ public final class CursorCodec {
             throw new IOException("trailing bytes");
         }
         return key;
+    }
+
+    /**
+     * A few (de)compressors kept for reuse, reset before they are kept; past {@link #KEPT} they are released. A
+     * bounded queue, not one per thread: a worker pool of many threads would otherwise hold many of them.
+     */
+    private static final class Pool<T> {
+        private static final int KEPT = 16;
+        private final java.util.concurrent.ArrayBlockingQueue<T> kept = new java.util.concurrent.ArrayBlockingQueue<>(KEPT);
+        private final java.util.function.Supplier<T> make;
+        private final java.util.function.Consumer<T> reset;
+        private final java.util.function.Consumer<T> release;
+
+        Pool(java.util.function.Supplier<T> make, java.util.function.Consumer<T> reset, java.util.function.Consumer<T> release) {
+            this.make = make;
+            this.reset = reset;
+            this.release = release;
+        }
+
+        T take() {
+            T item = kept.poll();
+            return item == null ? make.get() : item;
+        }
+
+        void give(T item) {
+            reset.accept(item);
+            if (!kept.offer(item)) {
+                release.accept(item);
+            }
+        }
     }
 }

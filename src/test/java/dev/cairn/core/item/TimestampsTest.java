@@ -60,6 +60,30 @@ class TimestampsTest {
         }
     }
 
+    @Test
+    void writesEveryInstantAsInstantToStringDoesAtEveryPrecision() {
+        var random = new Random(20261125);
+        long span = LAST.getEpochSecond() - FIRST.getEpochSecond();
+        for (int i = 0; i < 20_000; i++) {
+            Instant instant = Instant.ofEpochSecond(FIRST.getEpochSecond() + Math.floorMod(random.nextLong(), span),
+                    random.nextInt(1_000_000_000));
+            for (var unit : List.of(ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS, ChronoUnit.NANOS)) {
+                Instant truncated = instant.truncatedTo(unit);
+                assertThat(Timestamps.text(truncated)).isEqualTo(truncated.toString());
+            }
+        }
+    }
+
+    @Test
+    void theEdgesOfTheCalendarAndYearsOutsideFourDigitsAreWrittenAsTheJdkWritesThem() {
+        for (Instant instant : List.of(FIRST, LAST, FIRST.minusNanos(1), LAST.plusNanos(1), Instant.EPOCH,
+                Instant.EPOCH.minusNanos(1), Instant.MIN, Instant.MAX, Instant.parse("2024-02-29T23:59:59.000001Z"),
+                Instant.parse("2026-11-25T00:00:00.100Z"), Instant.parse("0999-12-31T23:59:59.999999Z"),
+                Instant.parse("+10000-01-01T00:00:00Z"), Instant.parse("-0001-12-31T23:59:59Z"))) {
+            assertThat(Timestamps.text(instant)).isEqualTo(instant.toString());
+        }
+    }
+
     private static <T> void assertSameOutcome(String text, Function<String, T> fast, Function<String, T> jdk) {
         Throwable expected = catchThrowable(() -> jdk.apply(text));
         if (expected == null) {
