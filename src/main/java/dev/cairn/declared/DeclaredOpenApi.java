@@ -92,7 +92,7 @@ public final class DeclaredOpenApi {
         var schemas = openAPI.getComponents();
         Schema answerSchema = objectSchema(entity.fields(), false);
         // Timestamps are answered, never written: readOnly keeps them out of the merge patch.
-        entity.timestamps().forEach(name -> answerSchema.getProperties().get(name).readOnly(Boolean.TRUE));
+        entity.timestamps().forEach(name -> answerSchema.addProperty(name, answerOnly(ref(INSTANT))));
         schemas.addSchema(entity.name(), answerSchema);
         boolean separateInput = entity.fields().stream().anyMatch(FieldModel::serverSet);
         String input = entity.name();
@@ -182,8 +182,17 @@ public final class DeclaredOpenApi {
         get.include().forEach((member, include) -> {
             addPage(openAPI, include.entity());
             // Answered, never written: readOnly keeps it out of the merge patch.
-            answer.addProperty(member, ref(include.entity() + "Page").readOnly(Boolean.TRUE));
+            answer.addProperty(member, answerOnly(ref(include.entity() + "Page")));
         });
+    }
+
+    /**
+     * A member only ever answered, null when absent: readOnly on the outer schema (a readOnly beside a $ref would
+     * become a nested allOf in the 3.0 rendition, which client generators cannot model).
+     */
+    private static Schema answerOnly(Schema ref) {
+        return OASFactory.createSchema().anyOf(List.of(ref, OASFactory.createSchema().addType(SchemaType.NULL)))
+                .readOnly(Boolean.TRUE);
     }
 
     private static void addPage(OpenAPI openAPI, String entity) {
