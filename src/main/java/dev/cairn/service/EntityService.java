@@ -110,7 +110,18 @@ public class EntityService {
      * pause on the request's own context, whenever it collided ({@link #againOnCollision}).
      */
     public <T> Uni<T> againOnConflict(Uni<T> cycle, Long ifMatch) {
-        return again(cycle, ifMatch == null, 1);
+        if (ifMatch == null) {
+            return again(cycle, true, 1);
+        }
+        // Under If-Match a write that lost the race to another names a version that is gone: its precondition
+        // failed (412), exactly as if it had arrived a moment later.
+        return again(cycle, false, 1).onFailure(e -> e instanceof CairnException ce
+                        && ce.error() instanceof CairnError.VersionConflict conflict && !conflict.precondition())
+                .transform(e -> {
+                    var conflict = (CairnError.VersionConflict) ((CairnException) e).error();
+                    return new CairnException(new CairnError.VersionConflict(conflict.detail(), conflict.expected(),
+                            conflict.actual(), true));
+                });
     }
 
     /**

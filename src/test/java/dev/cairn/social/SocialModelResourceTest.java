@@ -88,4 +88,31 @@ class SocialModelResourceTest {
         given().queryParam("include", "comments").get("/posts/{p}", "p-" + UUID.randomUUID()).then().statusCode(404)
                 .header("X-DynamoDB-Calls", "1");
     }
+
+    @Test
+    void twoChangesOfOneVersionEndInOneSuccessAndOneFailedPrecondition() throws Exception {
+        String uid = user();
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 1; round <= 8; round++) {
+                String etag = "\"" + round + "\"";
+                var barrier = new java.util.concurrent.CyclicBarrier(2);
+                java.util.function.Supplier<Integer> patch = () -> {
+                    try {
+                        barrier.await();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return given().contentType("application/merge-patch+json").header("If-Match", etag)
+                            .body("{\"lastName\":\"" + UUID.randomUUID() + "\"}").patch("/users/{id}", uid).statusCode();
+                };
+                var first = java.util.concurrent.CompletableFuture.supplyAsync(patch, pool);
+                var second = java.util.concurrent.CompletableFuture.supplyAsync(patch, pool);
+                assertThat(java.util.List.of(first.get(), second.get())).as("round %d", round).containsExactlyInAnyOrder(200, 412);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        given().get("/users/{id}", uid).then().header("ETag", "\"9\"");
+    }
 }
