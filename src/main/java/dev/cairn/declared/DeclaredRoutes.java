@@ -19,20 +19,12 @@ public final class DeclaredRoutes {
     /** What a route does. */
     public enum Action { CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, VIEW }
 
-    /** One route: the entity (or the view) it serves; {@code list} for the listings. */
+    /**
+     * One route: the entity (or the view) it serves; {@code list} for the listings; {@code parameters} are the
+     * template's parameter names, in order (made once, not per request).
+     */
     public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
-                        ViewModel view, String[] segments) {
-
-        /** The parameter names of the template, in order. */
-        public List<String> parameters() {
-            var names = new ArrayList<String>();
-            for (String segment : segments) {
-                if (segment.startsWith("{")) {
-                    names.add(segment.substring(1, segment.length() - 1));
-                }
-            }
-            return names;
-        }
+                        ViewModel view, String[] segments, List<String> parameters) {
     }
 
     /** A matched route and the values of its parameters, in order. */
@@ -71,7 +63,14 @@ public final class DeclaredRoutes {
 
     private static Route route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
                                ViewModel view) {
-        return new Route(method, template, action, entity, list, view, template.substring(1).split("/"));
+        String[] segments = template.substring(1).split("/");
+        var parameters = new ArrayList<String>();
+        for (String segment : segments) {
+            if (segment.startsWith("{")) {
+                parameters.add(segment.substring(1, segment.length() - 1));
+            }
+        }
+        return new Route(method, template, action, entity, list, view, segments, List.copyOf(parameters));
     }
 
     /**
@@ -92,6 +91,9 @@ public final class DeclaredRoutes {
     }
 
     private static String decoded(String raw) {
+        if (raw.indexOf('%') < 0 && raw.indexOf('+') < 0) {
+            return raw; // nothing to decode (most ids): no decoder and no copy per segment
+        }
         try {
             return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
@@ -125,16 +127,20 @@ public final class DeclaredRoutes {
     }
 
     private static List<String> values(Route route, List<String> parts) {
-        if (parts.size() != route.segments().length) {
+        String[] segments = route.segments();
+        if (parts.size() != segments.length) {
             return null;
         }
-        var values = new ArrayList<String>();
-        for (int i = 0; i < parts.size(); i++) {
-            String segment = route.segments()[i];
-            if (segment.startsWith("{")) {
-                values.add(parts.get(i));
-            } else if (!segment.equals(parts.get(i))) {
+        // the literal segments first: most routes differ there, and then no list is made for them
+        for (int i = 0; i < segments.length; i++) {
+            if (!segments[i].startsWith("{") && !segments[i].equals(parts.get(i))) {
                 return null;
+            }
+        }
+        var values = new ArrayList<String>(route.parameters().size());
+        for (int i = 0; i < segments.length; i++) {
+            if (segments[i].startsWith("{")) {
+                values.add(parts.get(i));
             }
         }
         return values;
