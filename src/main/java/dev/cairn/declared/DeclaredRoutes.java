@@ -108,10 +108,9 @@ public final class DeclaredRoutes {
     /** The route of this method and path; empty when none has the path, or {@code allowed} lists the methods that do. */
     public Optional<Match> match(String method, List<String> parts, Set<String> allowed) {
         for (Route route : routes) {
-            List<String> values = values(route, parts);
-            if (values != null) {
+            if (fits(route, parts)) {
                 if (route.method().equals(method)) {
-                    return Optional.of(new Match(route, values));
+                    return Optional.of(new Match(route, values(route, parts)));
                 }
                 allowed.add(route.method());
             }
@@ -119,24 +118,40 @@ public final class DeclaredRoutes {
         return Optional.empty();
     }
 
-    /** The methods declared on the path; empty when the path is not declared at all. */
+    /**
+     * The methods declared on the path; empty when the path is not declared at all. Every declared request asks this
+     * (authorization, before the route is matched), so nothing is made for the routes that do not fit.
+     */
     public Set<String> methodsOn(List<String> parts) {
-        var allowed = new LinkedHashSet<String>();
-        match("", parts, allowed);
-        return allowed;
-    }
-
-    private static List<String> values(Route route, List<String> parts) {
-        String[] segments = route.segments();
-        if (parts.size() != segments.length) {
-            return null;
-        }
-        // the literal segments first: most routes differ there, and then no list is made for them
-        for (int i = 0; i < segments.length; i++) {
-            if (!segments[i].startsWith("{") && !segments[i].equals(parts.get(i))) {
-                return null;
+        Set<String> allowed = null;
+        for (Route route : routes) {
+            if (fits(route, parts)) {
+                if (allowed == null) {
+                    allowed = new LinkedHashSet<>();
+                }
+                allowed.add(route.method());
             }
         }
+        return allowed == null ? Set.of() : allowed;
+    }
+
+    /** Whether the path has the route's segments: as many, and its literal ones. */
+    private static boolean fits(Route route, List<String> parts) {
+        String[] segments = route.segments();
+        if (parts.size() != segments.length) {
+            return false;
+        }
+        for (int i = 0; i < segments.length; i++) {
+            if (!segments[i].startsWith("{") && !segments[i].equals(parts.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The values of the route's parameters in a path that {@linkplain #fits fits} it. */
+    private static List<String> values(Route route, List<String> parts) {
+        String[] segments = route.segments();
         var values = new ArrayList<String>(route.parameters().size());
         for (int i = 0; i < segments.length; i++) {
             if (segments[i].startsWith("{")) {
