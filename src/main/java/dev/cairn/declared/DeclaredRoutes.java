@@ -20,21 +20,11 @@ public final class DeclaredRoutes {
 
     /**
      * One route: the entity (or the view) it serves; {@code list} for the listings; {@code atOwner} when it is served
-     * under the entity's owner (its first parameter is the owner's id).
+     * under the entity's owner (its first parameter is the owner's id); {@code parameters} are the template's
+     * parameter names, in order (made once, not per request).
      */
     public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
-                        ViewModel view, boolean atOwner, String[] segments) {
-
-        /** The parameter names of the template, in order. */
-        public List<String> parameters() {
-            var names = new ArrayList<String>();
-            for (String segment : segments) {
-                if (segment.startsWith("{")) {
-                    names.add(segment.substring(1, segment.length() - 1));
-                }
-            }
-            return names;
-        }
+                        ViewModel view, boolean atOwner, String[] segments, List<String> parameters) {
     }
 
     /** A matched route and the values of its parameters, in order. */
@@ -75,7 +65,14 @@ public final class DeclaredRoutes {
 
     private static Route route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
                                ViewModel view, boolean atOwner) {
-        return new Route(method, template, action, entity, list, view, atOwner, template.substring(1).split("/"));
+        String[] segments = template.substring(1).split("/");
+        var parameters = new ArrayList<String>();
+        for (String segment : segments) {
+            if (segment.startsWith("{")) {
+                parameters.add(segment.substring(1, segment.length() - 1));
+            }
+        }
+        return new Route(method, template, action, entity, list, view, atOwner, segments, List.copyOf(parameters));
     }
 
     /**
@@ -96,6 +93,9 @@ public final class DeclaredRoutes {
     }
 
     private static String decoded(String raw) {
+        if (raw.indexOf('%') < 0 && raw.indexOf('+') < 0) {
+            return raw; // nothing to decode (most ids): no decoder and no copy per segment
+        }
         try {
             return java.net.URLDecoder.decode(raw.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
@@ -110,10 +110,9 @@ public final class DeclaredRoutes {
     /** The route of this method and path; empty when none has the path, or {@code allowed} lists the methods that do. */
     public Optional<Match> match(String method, List<String> parts, Set<String> allowed) {
         for (Route route : routes) {
-            List<String> values = values(route, parts);
-            if (values != null) {
+            if (fits(route, parts)) {
                 if (route.method().equals(method)) {
-                    return Optional.of(new Match(route, values));
+                    return Optional.of(new Match(route, values(route, parts)));
                 }
                 allowed.add(route.method());
             }
@@ -121,24 +120,44 @@ public final class DeclaredRoutes {
         return Optional.empty();
     }
 
-    /** The methods declared on the path; empty when the path is not declared at all. */
+    /**
+     * The methods declared on the path; empty when the path is not declared at all. Every declared request asks this
+     * (authorization, before the route is matched), so nothing is made for the routes that do not fit.
+     */
     public Set<String> methodsOn(List<String> parts) {
-        var allowed = new LinkedHashSet<String>();
-        match("", parts, allowed);
-        return allowed;
+        Set<String> allowed = null;
+        for (Route route : routes) {
+            if (fits(route, parts)) {
+                if (allowed == null) {
+                    allowed = new LinkedHashSet<>();
+                }
+                allowed.add(route.method());
+            }
+        }
+        return allowed == null ? Set.of() : allowed;
     }
 
-    private static List<String> values(Route route, List<String> parts) {
-        if (parts.size() != route.segments().length) {
-            return null;
+    /** Whether the path has the route's segments: as many, and its literal ones. */
+    private static boolean fits(Route route, List<String> parts) {
+        String[] segments = route.segments();
+        if (parts.size() != segments.length) {
+            return false;
         }
-        var values = new ArrayList<String>();
-        for (int i = 0; i < parts.size(); i++) {
-            String segment = route.segments()[i];
-            if (segment.startsWith("{")) {
+        for (int i = 0; i < segments.length; i++) {
+            if (!segments[i].startsWith("{") && !segments[i].equals(parts.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The values of the route's parameters in a path that {@linkplain #fits fits} it. */
+    private static List<String> values(Route route, List<String> parts) {
+        String[] segments = route.segments();
+        var values = new ArrayList<String>(route.parameters().size());
+        for (int i = 0; i < segments.length; i++) {
+            if (segments[i].startsWith("{")) {
                 values.add(parts.get(i));
-            } else if (!segment.equals(parts.get(i))) {
-                return null;
             }
         }
         return values;

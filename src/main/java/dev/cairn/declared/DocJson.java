@@ -6,13 +6,13 @@ import dev.cairn.core.model.Doc;
 import dev.cairn.core.model.FieldModel;
 import dev.cairn.core.model.FieldRules;
 import dev.cairn.platform.MergePatcher;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParsingException;
 
 import java.io.StringReader;
@@ -31,6 +31,12 @@ import java.util.stream.Collectors;
  */
 final class DocJson {
 
+    /**
+     * JSON-P's provider, looked up once: {@code Json.createReader} and the builders run a ServiceLoader lookup (and a
+     * new provider with its own buffer pool) on every call.
+     */
+    private static final JsonProvider JSON = JsonProvider.provider();
+
     private DocJson() {
     }
 
@@ -44,7 +50,7 @@ final class DocJson {
         }
         JsonValue value;
         try {
-            value = Json.createReader(new StringReader(body)).readValue();
+            value = JSON.createReader(new StringReader(body)).readValue();
         } catch (JsonParsingException e) {
             throw new CairnException(new CairnError.MalformedRequest("the request body is not valid JSON"));
         } catch (RuntimeException e) {
@@ -75,8 +81,10 @@ final class DocJson {
 
     /** The document as the API shows it: every field, in declaration order, null when absent. */
     static Map<String, Object> view(List<FieldModel> fields, Doc doc) {
-        var out = new LinkedHashMap<String, Object>();
-        fields.forEach(f -> out.put(f.name(), doc.get(f.name())));
+        var out = new LinkedHashMap<String, Object>(fields.size() * 4 / 3 + 1);
+        for (FieldModel field : fields) {
+            out.put(field.name(), doc.get(field.name()));
+        }
         return out;
     }
 
@@ -118,7 +126,7 @@ final class DocJson {
 
     @SuppressWarnings("unchecked")
     private static JsonObjectBuilder json(Map<String, Object> values) {
-        JsonObjectBuilder builder = Json.createObjectBuilder();
+        JsonObjectBuilder builder = JSON.createObjectBuilder();
         values.forEach((k, v) -> {
             if (v == null) {
                 builder.addNull(k);
@@ -141,7 +149,7 @@ final class DocJson {
 
     @SuppressWarnings("unchecked")
     private static JsonArrayBuilder array(List<Object> values) {
-        JsonArrayBuilder builder = Json.createArrayBuilder();
+        JsonArrayBuilder builder = JSON.createArrayBuilder();
         for (Object v : values) {
             if (v instanceof String s) {
                 builder.add(s);

@@ -27,7 +27,7 @@ public final class ItemSize {
     public static long of(AttributeValue value) {
         return switch (value.type()) {
             case S -> utf8(value.s());
-            case N -> 1 + (value.n().replaceAll("[^0-9]", "").length() + 1) / 2;
+            case N -> 1 + (digits(value.n()) + 1) / 2;
             case B -> value.b().asByteArray().length;
             case BOOL, NUL -> 1;
             case SS -> value.ss().stream().mapToLong(ItemSize::utf8).sum();
@@ -37,6 +37,18 @@ public final class ItemSize {
             case M -> 3 + value.m().entrySet().stream().mapToLong(e -> 1 + utf8(e.getKey()) + of(e.getValue())).sum();
             default -> 0;
         };
+    }
+
+    /** The decimal digits of a number's text (every write sizes its numbers: no regex per attribute). */
+    private static int digits(String number) {
+        int digits = 0;
+        for (int i = 0; i < number.length(); i++) {
+            char c = number.charAt(i);
+            if (c >= '0' && c <= '9') {
+                digits++;
+            }
+        }
+        return digits;
     }
 
     private static long utf8(String s) {

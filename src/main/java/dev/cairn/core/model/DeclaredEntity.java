@@ -22,13 +22,21 @@ public final class DeclaredEntity {
 
     private final EntityModel model;
     private final EntitySpec<Doc> spec;
+    /** The field names of the key templates, in template order: made once, not per key rendered. */
+    private final String[] pkFields;
+    private final String[] skFields;
 
     DeclaredEntity(EntityModel model) {
         this.model = model;
+        this.pkFields = model.pk().fieldNames().toArray(String[]::new);
+        this.skFields = model.sk().fieldNames().toArray(String[]::new);
         var builder = EntitySpec.builder(model.name(), new DocCodec(model.fields())).key(this::keyOf);
         if (model.index() != null) {
             IndexModel index = model.index();
-            builder.index(index.index(), doc -> IndexKey.of(render(index.pk(), doc), render(index.sk(), doc)));
+            String[] indexPk = index.pk().fieldNames().toArray(String[]::new);
+            String[] indexSk = index.sk().fieldNames().toArray(String[]::new);
+            builder.index(index.index(), doc -> IndexKey.of(render(index.pk(), indexPk, doc.values()),
+                    render(index.sk(), indexSk, doc.values())));
         }
         this.spec = builder.build();
     }
@@ -46,12 +54,16 @@ public final class DeclaredEntity {
     }
 
     public PrimaryKey keyOf(Doc doc) {
-        return PrimaryKey.of(render(model.pk(), doc), render(model.sk(), doc));
+        return keyOf(doc.values());
+    }
+
+    private PrimaryKey keyOf(Map<String, ?> values) {
+        return PrimaryKey.of(render(model.pk(), pkFields, values), render(model.sk(), skFields, values));
     }
 
     /** The key of the entity whose identity fields (in {@link EntityModel#identity()} order) have these values. */
     public PrimaryKey key(List<String> identity) {
-        return keyOf(new Doc(identityValues(identity)));
+        return keyOf(identityValues(identity));
     }
 
     public Map<String, Object> identityValues(List<String> identity) {
@@ -66,11 +78,10 @@ public final class DeclaredEntity {
         return model.describe(identityValues(identity));
     }
 
-    private static String render(KeyTemplate template, Doc doc) {
-        List<String> names = template.fieldNames();
-        Object[] values = new Object[names.size()];
+    private static String render(KeyTemplate template, String[] names, Map<String, ?> fields) {
+        Object[] values = new Object[names.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = doc.get(names.get(i));
+            values[i] = fields.get(names[i]);
         }
         return template.render(values);
     }

@@ -35,7 +35,7 @@ public final class DocCodec implements ItemCodec<Doc> {
 
     @Override
     public Doc decode(Map<String, AttributeValue> attributes) {
-        return new Doc(decodeObject(fields, attributes));
+        return Doc.owning(decodeObject(fields, attributes));
     }
 
     @Override
@@ -44,7 +44,7 @@ public final class DocCodec implements ItemCodec<Doc> {
     }
 
     private static Map<String, AttributeValue> encodeObject(List<FieldModel> fields, Map<String, Object> values) {
-        var item = new LinkedHashMap<String, AttributeValue>(fields.size() * 2);
+        var item = new LinkedHashMap<String, AttributeValue>(capacity(fields.size()));
         for (FieldModel field : fields) {
             Object value = values.get(field.name());
             if (value != null) {
@@ -69,8 +69,8 @@ public final class DocCodec implements ItemCodec<Doc> {
         };
     }
 
-    private static Map<String, Object> decodeObject(List<FieldModel> fields, Map<String, AttributeValue> attributes) {
-        var out = new LinkedHashMap<String, Object>();
+    private static LinkedHashMap<String, Object> decodeObject(List<FieldModel> fields, Map<String, AttributeValue> attributes) {
+        var out = new LinkedHashMap<String, Object>(capacity(fields.size()));
         for (FieldModel field : fields) {
             AttributeValue value = attributes.get(field.name());
             if (value != null && !Boolean.TRUE.equals(value.nul())) {
@@ -78,6 +78,11 @@ public final class DocCodec implements ItemCodec<Doc> {
             }
         }
         return out;
+    }
+
+    /** A map's initial capacity for this many entries, so filling it never resizes. */
+    static int capacity(int entries) {
+        return entries * 4 / 3 + 1;
     }
 
     private static Object decode(FieldModel field, AttributeValue value) {

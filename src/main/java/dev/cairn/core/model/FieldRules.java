@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -31,11 +32,12 @@ public final class FieldRules {
         }
     }
 
-    static final Pattern NO_CONTROL_CHARACTERS = Pattern.compile("^[^\\x00-\\x1F\\x7F-\\x9F]*$");
     static final int MAX_ID_LENGTH = 128;
     /** ISO dates with a four-digit year only, as the document's {@code format: date} says. */
     private static final Pattern DATE = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}");
     static final String WRONG_TYPE = "has the wrong type or format";
+    /** Each declared pattern compiled once (patterns come only from model files, so this stays small). */
+    private static final Map<String, Pattern> PATTERNS = new ConcurrentHashMap<>();
 
     private FieldRules() {
     }
@@ -53,11 +55,9 @@ public final class FieldRules {
 
     private static Map<String, Object> readObject(List<FieldModel> fields, Map<String, Object> values,
                                                   boolean serverSetAllowed, String prefix, List<Violation> violations) {
-        var out = new LinkedHashMap<String, Object>();
-        var known = new LinkedHashMap<String, FieldModel>();
-        fields.forEach(f -> known.put(f.name(), f));
+        var out = new LinkedHashMap<String, Object>(fields.size() * 4 / 3 + 1);
         for (String name : values.keySet()) {
-            FieldModel field = known.get(name);
+            FieldModel field = field(fields, name);
             if (field == null || field.serverSet() && !serverSetAllowed) {
                 violations.add(new Violation(prefix + name, "unknown field"));
             }
@@ -67,12 +67,23 @@ public final class FieldRules {
                 continue;
             }
             Object value = values.get(field.name());
-            Object read = value(field, value, prefix + field.name(), violations, serverSetAllowed);
+            // a top-level field's path is its name: no new string per field and request
+            Object read = value(field, value, prefix.isEmpty() ? field.name() : prefix + field.name(), violations, serverSetAllowed);
             if (read != null) {
                 out.put(field.name(), read);
             }
         }
         return out;
+    }
+
+    /** The field of this name; a declared object has a handful of fields, so a scan beats building a map per body. */
+    private static FieldModel field(List<FieldModel> fields, String name) {
+        for (FieldModel field : fields) {
+            if (field.name().equals(name)) {
+                return field;
+            }
+        }
+        return null;
     }
 
     private static Object value(FieldModel field, Object value, String path, List<Violation> violations, boolean serverSetAllowed) {
@@ -113,10 +124,21 @@ public final class FieldRules {
     }
 
     private static Object id(Object value, String path, List<Violation> violations) {
-        if (!(value instanceof String s) || s.isBlank() || s.length() > MAX_ID_LENGTH || !NO_CONTROL_CHARACTERS.matcher(s).matches()) {
+        if (!(value instanceof String s) || s.isBlank() || s.length() > MAX_ID_LENGTH || hasControlCharacter(s)) {
             return add(violations, path, value instanceof String ? idMessage() : WRONG_TYPE);
         }
         return s;
+    }
+
+    /** A character in {@code [\x00-\x1F\x7F-\x9F]}, the ids' pattern refuses (checked without a regex per id). */
+    static boolean hasControlCharacter(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c <= 0x1F || c >= 0x7F && c <= 0x9F) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Object string(FieldModel field, Object value, String path, List<Violation> violations) {
@@ -130,7 +152,7 @@ public final class FieldRules {
         if (field.minLength() != null && length < field.minLength() || field.maxLength() != null && length > field.maxLength()) {
             return add(violations, path, sizeMessage(field));
         }
-        if (field.pattern() != null && !Pattern.compile(field.pattern()).matcher(s).matches()) {
+        if (field.pattern() != null && !PATTERNS.computeIfAbsent(field.pattern(), Pattern::compile).matcher(s).matches()) {
             return add(violations, path, "must match \"" + field.pattern() + "\"");
         }
         return s;
