@@ -107,11 +107,6 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
         return out;
     }
 
-    /** The collection a create is posted to: the item path without its last segment. */
-    public String collectionPath() {
-        return path.substring(0, path.lastIndexOf('/'));
-    }
-
     /** "student a91", or the declared {@code describe} with its fields filled in. */
     public String describe(Map<String, ?> values) {
         String text = describe;
