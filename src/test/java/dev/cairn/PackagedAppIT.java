@@ -7,11 +7,15 @@ import io.restassured.specification.RequestSpecification;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.nio.file.Path;
 import java.util.UUID;
 
 import static dev.cairn.platform.Management.management;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasSize;
 
 /** The packaged jar (prod profile) against DynamoDB Local: the artifact that ships is the artifact tested. */
@@ -43,6 +47,19 @@ class PackagedAppIT {
         management().get("/q/metrics").then().statusCode(200).body(containsString("cairn_dynamodb_calls"));
         given().get("/q/health/ready").then().statusCode(404);
         given().get("/no/such/route").then().statusCode(404).contentType("application/problem+json");
+    }
+
+    /** The packaged app reads its stored document back on the first request, not at start: the same contract. */
+    @Test
+    void theDocumentsServedAreTheStoredContract() throws Exception {
+        var json = new ObjectMapper();
+        String served = management().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
+                .extract().asString();
+        assertThat(json.readTree(served)).isEqualTo(json.readTree(Path.of("src/test/openapi/openapi.json").toFile()));
+        String rendition = management().get("/q/openapi-3.0").then().statusCode(200).extract().asString();
+        assertThat(json.readTree(rendition)).isEqualTo(json.readTree(Path.of("src/test/openapi/openapi-3.0.json").toFile()));
+        management().get("/q/openapi").then().statusCode(200).body(containsString("openapi: 3.1.0"))
+                .body(containsString("/matches/{id}:"));
     }
 
     @Test
