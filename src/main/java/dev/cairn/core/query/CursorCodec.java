@@ -41,6 +41,9 @@ public final class CursorCodec {
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
     private static final int MAX_CURSOR_CHARS = 8192;
+    /** The fewest characters a cursor secret may have (the current one and every previous one). */
+    public static final int MIN_SECRET_LENGTH = 16;
+    public static final String SECRET_TOO_SHORT = "must have at least " + MIN_SECRET_LENGTH + " characters";
     private static final byte[] KEY_PURPOSE = "cairn cursor encryption v1".getBytes(StandardCharsets.UTF_8);
 
     /**
@@ -79,8 +82,8 @@ public final class CursorCodec {
 
     /** An AES-256 key derived from the secret (HMAC-SHA256 of a fixed purpose), so any secret length works. */
     private static SecretKeySpec keyOf(String secret) {
-        if (secret == null || secret.length() < 16) {
-            throw new IllegalArgumentException("the cursor secret must have at least 16 characters");
+        if (secret == null || secret.length() < MIN_SECRET_LENGTH) {
+            throw new IllegalArgumentException("the cursor secret " + SECRET_TOO_SHORT);
         }
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
