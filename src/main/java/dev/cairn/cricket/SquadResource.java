@@ -100,14 +100,6 @@ public class SquadResource {
     }
 
     private static int selectionNumber(String number) {
-        try {
-            int n = Integer.parseInt(number);
-            if (n >= 1 && n <= 10_000) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw Http.invalid("selectionNumber", "must be a whole number from 1 to 10000");
+        return Http.wholeNumber("selectionNumber", number, 1, 10_000);
     }
 }

@@ -155,10 +155,10 @@ public class DeclaredResource {
             return service.get(entity, address).map(stored -> Responses.ok(stored, service.view(entity, stored)));
         }
         int first = Http.limit(limit);
-        if (include == null) {
+        if (include == null && !Http.sentEmpty("include")) {
             return service.get(entity, address).map(stored -> Responses.ok(stored, service.view(entity, stored)));
         }
-        if (!members.contains(include)) {
+        if (include == null || !members.contains(include)) {
             throw Http.invalid("include", members.size() == 1 ? "must be '" + members.iterator().next() + "'"
                     : "must be one of " + String.join(", ", members));
         }

@@ -107,11 +107,11 @@ public class CascadeJobResource {
     }
 
     private static Job.State state(String value) {
-        if (value == null) {
+        if (value == null && !Http.sentEmpty("state")) {
             return Job.State.RUNNING;
         }
         try {
-            return Job.State.parse(value);
+            return Job.State.parse(value == null ? "" : value);
         } catch (IllegalArgumentException e) {
             throw Http.invalid("state", "must be pending, running, done or failed");
         }

@@ -136,11 +136,11 @@ public class MaintenanceResource {
     }
 
     private static Job.State state(String value) {
-        if (value == null) {
+        if (value == null && !Http.sentEmpty("state")) {
             return Job.State.RUNNING;
         }
         try {
-            return Job.State.parse(value);
+            return Job.State.parse(value == null ? "" : value);
         } catch (IllegalArgumentException e) {
             throw Http.invalid("state", "must be pending, running, done or failed");
         }

@@ -3,6 +3,8 @@ package dev.cairn.platform;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.entity.Stored;
+import org.jboss.resteasy.reactive.server.core.CurrentRequestManager;
+import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,6 +17,7 @@ public final class Http {
     public static final int MAX_LIMIT = 100;
     public static final String MERGE_PATCH_JSON = "application/merge-patch+json";
 
+    private static final Pattern CANONICAL_WHOLE_NUMBER = Pattern.compile("0|[1-9][0-9]{0,8}");
     private static final Pattern ENTITY_TAG = Pattern.compile("^(?:W/)?\"(\\d{1,18})\"$");
 
     private Http() {
@@ -36,18 +39,35 @@ public final class Http {
 
     /** The {@code limit} query parameter: 1–100, 20 when absent. */
     public static int limit(String value) {
-        if (value == null || value.isEmpty()) {
+        if (value == null && !sentEmpty("limit")) {
             return DEFAULT_LIMIT;
         }
-        try {
-            int limit = Integer.parseInt(value);
-            if (limit >= 1 && limit <= MAX_LIMIT) {
-                return limit;
+        return wholeNumber("limit", value, 1, MAX_LIMIT);
+    }
+
+    /**
+     * An integer parameter from {@code min} to {@code max}, written as its schema's integers are: ASCII digits, no
+     * sign, no leading zero ({@link Integer#parseInt} would also take {@code +5}, {@code 05} and other scripts' digits).
+     */
+    public static int wholeNumber(String field, String value, int min, int max) {
+        // At most 9 digits always fits an int; a longer number is out of every range here.
+        if (value != null && CANONICAL_WHOLE_NUMBER.matcher(value).matches()) {
+            int number = Integer.parseInt(value);
+            if (number >= min && number <= max) {
+                return number;
             }
-        } catch (NumberFormatException e) {
-            // reported below
         }
-        throw invalid("limit", "must be a whole number from 1 to " + MAX_LIMIT);
+        throw invalid(field, "must be a whole number from " + min + " to " + max);
+    }
+
+    /**
+     * Whether the current request sent this query parameter with an empty value ({@code ?include=}): quarkus-rest
+     * hands such a value to a method as null, like a parameter not sent at all, but a typed parameter (an integer,
+     * one of some names) has no empty value, so the method refuses it. False outside a request.
+     */
+    public static boolean sentEmpty(String name) {
+        ResteasyReactiveRequestContext request = CurrentRequestManager.get();
+        return request != null && "".equals(request.serverRequest().getQueryParam(name));
     }
 
     /** The version an {@code If-Match} header expects; null when absent or {@code *}. */

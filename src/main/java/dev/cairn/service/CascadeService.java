@@ -51,10 +51,10 @@ public class CascadeService {
 
         /** The {@code ?cascade=} parameter: eventual (the default) or transactional. */
         public static Mode of(String value) {
-            if (value == null || value.equals("eventual")) {
+            if (value == null && !Http.sentEmpty("cascade") || "eventual".equals(value)) {
                 return EVENTUAL;
             }
-            if (value.equals("transactional")) {
+            if ("transactional".equals(value)) {
                 return TRANSACTIONAL;
             }
             throw Http.invalid("cascade", "must be 'eventual' or 'transactional'");

@@ -65,10 +65,10 @@ public class WorkspaceResource {
     public Uni<RestResponse<WorkspaceView>> get(@RestPath String id, @RestQuery String include, @RestQuery String limit) {
         Http.id("id", id);
         int newest = Http.limit(limit); // checked even when nothing is listed: the document gives one range
-        if (include == null) {
+        if (include == null && !Http.sentEmpty("include")) {
             return workspaces.find(id).map(stored -> Responses.ok(stored, WorkspaceView.of(stored)));
         }
-        if (!include.equals("projects")) {
+        if (!"projects".equals(include)) {
             throw Http.invalid("include", "must be 'projects'");
         }
         return workspaces.withNewestProjects(id, newest)

@@ -183,6 +183,42 @@ class HostileInputResourceTest {
     }
 
     /**
+     * An integer parameter is what its schema says, plain ASCII decimal: a sign, a leading zero, other scripts' digits
+     * or an empty value are a 400 naming it, never read as the number they might stand for.
+     */
+    @Test
+    void integerParametersTakeOnlyPlainAsciiDecimalDigits() {
+        String squad = "/squads/hq-" + k + "/selections";
+        for (String path : List.of("/workspaces/hw-" + k + "/projects", "/workspaces/hw-" + k, "/users/hu-" + k + "/posts",
+                "/posts/" + postId, "/courses/hc-" + k + "/students", squad, "/projects?status=ACTIVE")) {
+            given().queryParam("limit", "5").get(path).then().statusCode(200);
+            for (String limit : List.of("+5", "05", "\uFF15", "\u0665", "")) {
+                given().queryParam("limit", limit).get(path).then().statusCode(400).contentType("application/problem+json")
+                        .body("errors[0].field", org.hamcrest.Matchers.equalTo("limit"));
+            }
+        }
+        given().get(squad + "/1").then().statusCode(200);
+        for (String number : List.of("01", "+1", "\uFF11")) {
+            given().get(squad + "/{n}", number).then().statusCode(400).contentType("application/problem+json")
+                    .body("errors[0].field", org.hamcrest.Matchers.equalTo("selectionNumber"));
+        }
+    }
+
+    /** An enum parameter sent empty is none of its values: a 400 naming it, never read as its default. */
+    @Test
+    void enumParametersSentEmptyAreRefusedNotReadAsTheirDefault() {
+        for (String jobs : List.of("/cascades", "/maintenance/reconcile")) {
+            given().get(jobs).then().statusCode(200);
+            given().queryParam("state", "").get(jobs).then().statusCode(400).contentType("application/problem+json")
+                    .body("errors[0].field", org.hamcrest.Matchers.equalTo("state"));
+        }
+        given().contentType("application/merge-patch+json").queryParam("cascade", "").body("{\"name\":\"Renamed\"}")
+                .patch("/teams/ht1-" + k).then().statusCode(400).contentType("application/problem+json")
+                .body("errors[0].field", org.hamcrest.Matchers.equalTo("cascade"));
+        given().get("/teams/ht1-" + k).then().statusCode(200).body("name", org.hamcrest.Matchers.equalTo("A"));
+    }
+
+    /**
      * A body over quarkus.http.limits.max-body-size is refused before it is read, as problem+json: for a client
      * that sends it at once, and for one that asks first with Expect: 100-continue (checked on a raw socket; the
      * JDK 17 HttpClient cannot take a final answer to 100-continue).

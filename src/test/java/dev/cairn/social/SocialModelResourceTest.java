@@ -83,6 +83,9 @@ class SocialModelResourceTest {
     void includeAndLimitAreCheckedOnAPostRead() {
         given().queryParam("include", "likes").get("/posts/{p}", "p-" + UUID.randomUUID()).then().statusCode(400)
                 .body("errors[0].field", equalTo("include"));
+        // An empty include names no child either: the document's enum has only "comments".
+        given().queryParam("include", "").get("/posts/{p}", "p-" + UUID.randomUUID()).then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("include"));
         given().queryParam("limit", 0).get("/posts/{p}", "p-" + UUID.randomUUID()).then().statusCode(400)
                 .body("errors[0].field", equalTo("limit"));
         given().queryParam("include", "comments").get("/posts/{p}", "p-" + UUID.randomUUID()).then().statusCode(404)

@@ -189,6 +189,8 @@ class WorkspaceResourceTest {
         given().queryParam("include", "projects").get("/workspaces/{id}", uniqueId()).then().statusCode(404);
         given().queryParam("include", "teams").get("/workspaces/{id}", id).then().statusCode(400)
                 .body("errors[0].field", equalTo("include"));
+        given().queryParam("include", "").get("/workspaces/{id}", id).then().statusCode(400)
+                .body("errors[0].field", equalTo("include"));
     }
 
     @Test

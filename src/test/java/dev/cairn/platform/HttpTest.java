@@ -1,0 +1,41 @@
+package dev.cairn.platform;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Query parameters as the document types them: an integer is plain ASCII decimal, nothing else that parses as one. */
+class HttpTest {
+
+    @Test
+    void aLimitIsPlainDecimalFrom1To100And20WhenAbsent() {
+        assertThat(Http.limit(null)).isEqualTo(20);
+        assertThat(Http.limit("1")).isEqualTo(1);
+        assertThat(Http.limit("42")).isEqualTo(42);
+        assertThat(Http.limit("100")).isEqualTo(100);
+    }
+
+    @Test
+    void aLimitWithASignALeadingZeroNonAsciiDigitsOrNoDigitsIsRefusedNamingTheField() {
+        for (String value : new String[]{"+5", "05", "007", "-0", "\uFF15", "\u0665", "5\u0660", " 5", "5 ", "5.0", "1e1",
+                "0x5", "", "0", "101", "2147483648", "99999999999999999999"}) {
+            assertThatThrownBy(() -> Http.limit(value)).as("limit [%s]", value).isInstanceOfSatisfying(CairnException.class,
+                    e -> assertThat(e.error()).isInstanceOfSatisfying(CairnError.ValidationFailed.class,
+                            failed -> assertThat(failed.errors()).singleElement().satisfies(error -> {
+                                assertThat(error.field()).isEqualTo("limit");
+                                assertThat(error.message()).isEqualTo("must be a whole number from 1 to 100");
+                            })));
+        }
+    }
+
+    @Test
+    void aWholeNumberParameterTakesItsOwnRange() {
+        assertThat(Http.wholeNumber("selectionNumber", "10000", 1, 10_000)).isEqualTo(10_000);
+        assertThatThrownBy(() -> Http.wholeNumber("selectionNumber", "01", 1, 10_000)).isInstanceOf(CairnException.class)
+                .hasMessageContaining("selectionNumber");
+        assertThatThrownBy(() -> Http.wholeNumber("selectionNumber", "10001", 1, 10_000)).isInstanceOf(CairnException.class);
+    }
+}
