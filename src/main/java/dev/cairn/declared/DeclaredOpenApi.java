@@ -10,6 +10,7 @@ import dev.cairn.core.model.OperationModel.Op;
 import dev.cairn.core.model.ViewModel;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.ValidId;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
@@ -33,7 +34,8 @@ import java.util.Map;
  * {@link dev.cairn.platform.OpenApiDocs} then adds what follows from each operation's shape (statuses, problems,
  * headers, merge-patch schemas), by the same rules as for every other operation. Field constraints become schema
  * constraints as Bean Validation's annotations would: required strings non-blank ({@code pattern: \S}), ids
- * 1 to 128 characters without control characters, lengths, ranges, patterns and enum values.
+ * as {@link ValidId#PATTERN} (1 to 128 characters, no control characters, not . or ..), lengths, ranges, patterns and
+ * enum values.
  */
 public final class DeclaredOpenApi {
 
@@ -283,8 +285,7 @@ public final class DeclaredOpenApi {
     private static Schema fieldSchema(FieldModel field) {
         Schema schema = switch (field.kind()) {
             case ID -> field.serverSet() ? string()
-                    : string().minLength(field.required() ? null : 1).maxLength(Http.MAX_ID_LENGTH)
-                    .pattern("^[^\\x00-\\x1F\\x7F-\\x9F]*$");
+                    : string().minLength(1).maxLength(Http.MAX_ID_LENGTH).pattern(ValidId.PATTERN);
             case STRING -> {
                 Schema s = string();
                 if (field.pattern() != null) {

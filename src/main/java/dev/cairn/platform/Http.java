@@ -23,7 +23,10 @@ public final class Http {
     private Http() {
     }
 
-    /** A path id: non-blank, at most 128 characters, no control characters (case and symbols are kept as-is). */
+    /**
+     * A path id: non-blank, at most 128 characters, no control characters, not {@code .} or {@code ..} (case and
+     * symbols are kept as-is), as {@link ValidId#PATTERN}.
+     */
     public static String id(String field, String value) {
         if (value == null || value.isBlank()) {
             throw invalid(field, "must not be empty or blank");
@@ -33,6 +36,9 @@ public final class Http {
         }
         if (value.chars().anyMatch(Character::isISOControl)) {
             throw invalid(field, "must not contain control characters");
+        }
+        if (value.equals(".") || value.equals("..")) {
+            throw invalid(field, "must not be . or .. (no URL can name it)");
         }
         return value;
     }

@@ -13,10 +13,13 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** An id in a body: non-blank, at most 128 characters, no control characters; case and symbols are kept. */
+/**
+ * An id in a body: non-blank, at most 128 characters, no control characters, not {@code .} or {@code ..}; case and
+ * symbols are kept.
+ */
 @NotBlank
-@Size(max = Http.MAX_ID_LENGTH)
-@Pattern(regexp = ValidId.NO_CONTROL_CHARACTERS)
+@Size(min = 1, max = Http.MAX_ID_LENGTH)
+@Pattern(regexp = ValidId.PATTERN)
 @ReportAsSingleViolation
 @Constraint(validatedBy = {})
 @Documented
@@ -27,8 +30,16 @@ public @interface ValidId {
     /** No control characters (C0, DEL, C1): they would make keys and logs ambiguous. */
     String NO_CONTROL_CHARACTERS = "^[^\\x00-\\x1F\\x7F-\\x9F]*$";
 
+    /**
+     * Every id, as an anchored ECMA-262 pattern the document gives: 1 to 128 characters, not all blank, no control
+     * characters, and not {@code .} or {@code ..}, which no URL can name (a path's dot segments are resolved).
+     */
+    String PATTERN = "^(?!\\.{1,2}$)(?=.*\\S)[^\\x00-\\x1F\\x7F-\\x9F]{1,128}$";
 
-    String message() default "must be 1 to 128 characters without control characters";
+    /** What a body id that breaks the rules is told (a declared model's ids are told the same). */
+    String MESSAGE = "must be 1 to 128 characters without control characters, not . or ..";
+
+    String message() default MESSAGE;
 
     Class<?>[] groups() default {};
 

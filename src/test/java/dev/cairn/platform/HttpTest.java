@@ -4,6 +4,9 @@ import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.regex.Pattern;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,5 +40,18 @@ class HttpTest {
         assertThatThrownBy(() -> Http.wholeNumber("selectionNumber", "01", 1, 10_000)).isInstanceOf(CairnException.class)
                 .hasMessageContaining("selectionNumber");
         assertThatThrownBy(() -> Http.wholeNumber("selectionNumber", "10001", 1, 10_000)).isInstanceOf(CairnException.class);
+    }
+
+    @Test
+    void anIdThatIsADotSegmentBlankTooLongOrHasControlCharactersIsRefusedAndTheDocumentsPatternSaysTheSame() {
+        for (String id : List.of(".", "..", "", " ", "\t", "x".repeat(129), "a\u0001b", "a\u0085")) {
+            assertThatThrownBy(() -> Http.id("id", id)).as("id [%s]", id).isInstanceOf(CairnException.class);
+            assertThat(Pattern.matches(ValidId.PATTERN, id)).as("the id pattern on [%s]", id).isFalse();
+        }
+        for (String id : List.of("...", ".a", "a.", "a..b", "x", "x".repeat(128), "é🏏", "a b")) {
+            assertThat(Http.id("id", id)).isEqualTo(id);
+            assertThat(Pattern.matches(ValidId.PATTERN, id)).as("the id pattern on [%s]", id).isTrue();
+        }
+        assertThatThrownBy(() -> Http.id("postId", "..")).hasMessageContaining("postId: must not be . or ..");
     }
 }

@@ -204,6 +204,38 @@ class HostileInputResourceTest {
         }
     }
 
+    /**
+     * "." and ".." are ids no URL can name (a path's dot segments are resolved before any route sees it): every create
+     * that takes an id refuses them with a 400 naming the field, as it refuses a blank id, and writes nothing.
+     */
+    @Test
+    void dotSegmentAndBlankIdsAreRefusedByEveryCreateAndWriteNothing() {
+        var before = TableDump.quiet(client);
+        for (String id : List.of(".", "..", " ")) {
+            var creates = new LinkedHashMap<String, Map.Entry<String, String>>();
+            creates.put("/workspaces", Map.entry("id", "{\"id\":\"%s\",\"displayName\":\"A\",\"region\":\"r\",\"seatLimit\":3}"));
+            creates.put("/teams", Map.entry("id", "{\"id\":\"%s\",\"name\":\"A\",\"country\":\"A\",\"ranking\":1}"));
+            creates.put("/players", Map.entry("id", "{\"id\":\"%s\",\"firstName\":\"A\",\"lastName\":\"B\",\"role\":\"batter\"}"));
+            creates.put("/coaches", Map.entry("id", "{\"id\":\"%s\",\"name\":\"C\"}"));
+            creates.put("/venues", Map.entry("id", "{\"id\":\"%s\",\"name\":\"V\",\"city\":\"X\"}"));
+            creates.put("/matches", Map.entry("id", match("%s")));
+            creates.put("/students", Map.entry("id", "{\"id\":\"%s\",\"name\":\"S\",\"year\":1,\"major\":\"M\"}"));
+            creates.put("/courses", Map.entry("id", "{\"id\":\"%s\",\"title\":\"C\",\"credits\":1,\"term\":\"t\"}"));
+            creates.put("/users", Map.entry("id", "{\"id\":\"%s\",\"firstName\":\"F\",\"lastName\":\"L\"}"));
+            creates.put("/authors", Map.entry("authorId", "{\"authorId\":\"%s\",\"name\":\"N\"}"));
+            creates.put("/books", Map.entry("bookId", "{\"bookId\":\"%s\",\"title\":\"T\",\"genres\":[\"fiction\"]}"));
+            creates.put("/members", Map.entry("memberId",
+                    "{\"memberId\":\"%s\",\"name\":\"Ada\",\"email\":\"ada@example.org\",\"address\":{\"city\":\"Leeds\"}}"));
+            creates.forEach((path, body) -> {
+                Response response = given().contentType(ContentType.JSON).body(body.getValue().replace("%s", id)).post(path);
+                assertThat(response.statusCode()).as("POST " + path + " with id [" + id + "] -> " + response.asString()).isEqualTo(400);
+                assertThat(response.contentType()).startsWith("application/problem+json");
+                assertThat(response.<List<String>>path("errors.field")).as("POST " + path).containsExactly(body.getKey());
+            });
+        }
+        assertThat(TableDump.of(client)).as("the table after the refused creates").isEqualTo(before);
+    }
+
     /** An enum parameter sent empty is none of its values: a 400 naming it, never read as its default. */
     @Test
     void enumParametersSentEmptyAreRefusedNotReadAsTheirDefault() {

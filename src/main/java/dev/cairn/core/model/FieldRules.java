@@ -120,11 +120,13 @@ public final class FieldRules {
     }
 
     private static String idMessage() {
-        return "must be 1 to " + MAX_ID_LENGTH + " characters without control characters";
+        return "must be 1 to " + MAX_ID_LENGTH + " characters without control characters, not . or ..";
     }
 
     private static Object id(Object value, String path, List<Violation> violations) {
-        if (!(value instanceof String s) || s.isBlank() || s.length() > MAX_ID_LENGTH || hasControlCharacter(s)) {
+        // "." and ".." too: no URL can name them (a path's dot segments are resolved before any route sees it).
+        if (!(value instanceof String s) || s.isBlank() || s.length() > MAX_ID_LENGTH || hasControlCharacter(s)
+                || s.equals(".") || s.equals("..")) {
             return add(violations, path, value instanceof String ? idMessage() : WRONG_TYPE);
         }
         return s;

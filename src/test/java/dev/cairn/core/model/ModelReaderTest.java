@@ -134,11 +134,24 @@ class ModelReaderTest {
                 "extra", 1)), false);
         assertThat(violations).extracting(FieldRules.Violation::field).containsExactlyInAnyOrder("extra", "id", "name");
         assertThat(violations).extracting(FieldRules.Violation::message).contains("unknown field",
-                "size must be between 0 and 100", "must be 1 to 128 characters without control characters");
+                "size must be between 0 and 100", "must be 1 to 128 characters without control characters, not . or ..");
         assertThat(FieldRules.read(fields, java.util.Map.of("id", "c1", "name", "Ada"), false).values())
                 .isEqualTo(java.util.Map.of("id", "c1", "name", "Ada"));
         assertThat(List.of(FieldRules.check(fields, java.util.Map.of("id", "c1", "name", 5), false).get(0).message()))
                 .containsExactly("has the wrong type or format");
+    }
+
+    @Test
+    void anIdIsRefusedWhenItIsADotSegmentThatNoUrlCanName() {
+        var fields = ModelReader.read("models/shop.yaml", SHOP).entity("Customer").fields();
+        for (String id : List.of(".", "..", " ")) {
+            assertThat(FieldRules.check(fields, java.util.Map.of("id", id, "name", "Ada"), false)).as("id [%s]", id)
+                    .singleElement().satisfies(v -> {
+                        assertThat(v.field()).isEqualTo("id");
+                        assertThat(v.message()).isEqualTo("must be 1 to 128 characters without control characters, not . or ..");
+                    });
+        }
+        assertThat(FieldRules.check(fields, java.util.Map.of("id", "...", "name", "Ada"), false)).isEmpty();
     }
 
     static final String BLOG = """
