@@ -70,8 +70,8 @@ public class OpenApiDocs implements OASFilter {
     /** Answers that are not one versioned entity carry no ETag. */
     private static final Set<String> UNVERSIONED = Set.of("CascadeJob", "ListBackfillJob", "ReconcileJob", "AccessPattern");
 
-    /** An id in a path or body: 1 to 128 characters, not only white space, no control characters (ECMA-262). */
-    public static final String ID_PATTERN = "^(?=.*\\S)[^\\x00-\\x1F\\x7F-\\x9F]{1,128}$";
+    /** An id in a path or body: 1 to 128 characters, not only white space, not . or .., no control characters (ECMA-262). */
+    public static final String ID_PATTERN = ValidId.PATTERN;
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
