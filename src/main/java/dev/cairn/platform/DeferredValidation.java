@@ -2,10 +2,8 @@ package dev.cairn.platform;
 
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InjectableBean;
-import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.literal.NamedLiteral;
@@ -35,7 +33,8 @@ import java.util.function.Supplier;
  * Builds Hibernate Validator's factory after the start instead of during it. Quarkus creates the factory while the
  * application starts (its metadata for every validated class: about a third of a second of a start, before readiness).
  * This alternative stands in for that bean with a factory — and validators — that build the real one on first use,
- * and the start hands that first use to a worker thread once the application is up, so requests rarely wait for it.
+ * or as soon as the service reports ready ({@link ServiceReady}), whichever comes first: readiness does not wait for
+ * it, the rest of the start does not share the CPU with it, and requests rarely do.
  * The real factory is Quarkus' own bean, configured exactly as before; validation behaves the same.
  */
 @Singleton
@@ -57,15 +56,18 @@ public class DeferredValidation {
         return new DeferredFactory(factory);
     }
 
-    void buildAfterStart(@Observes @Priority(Integer.MAX_VALUE) StartupEvent event) {
-        Infrastructure.getDefaultWorkerPool().execute(() -> {
-            try {
-                factory.get();
-            } catch (RuntimeException e) {
-                // The first validation builds it again and answers the failure where it belongs.
-                LOG.warnf("building the validator factory after start failed: %s", e.getMessage());
-            }
-        });
+    void buildWhenReady(@ObservesAsync ServiceReady ready) {
+        try {
+            factory.get();
+        } catch (RuntimeException e) {
+            // The first validation builds it again and answers the failure where it belongs.
+            LOG.warnf("building the validator factory once ready failed: %s", e.getMessage());
+        }
+    }
+
+    /** Whether Quarkus' factory has been built (by the first validation, or once the service was ready). */
+    boolean built() {
+        return factory.made();
     }
 
     /** Quarkus' own factory bean (the one this alternative stands in for), created on first call. */
@@ -86,6 +88,10 @@ public class DeferredValidation {
 
         Deferred(Supplier<T> make) {
             this.make = make;
+        }
+
+        boolean made() {
+            return value != null;
         }
 
         @Override

@@ -4,15 +4,19 @@ import dev.cairn.store.DynamoGateway;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Ready when the table answers a DescribeTable within a short timeout. The answer is cached briefly so probes
- * do not hammer DynamoDB; it goes DOWN while DynamoDB is unreachable and UP again when it is back.
+ * do not hammer DynamoDB; it goes DOWN while DynamoDB is unreachable and UP again when it is back. The first UP
+ * announces {@link ServiceReady}.
  */
 @Readiness
 @ApplicationScoped
@@ -24,6 +28,10 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
     private final DynamoGateway gateway;
     private final CairnConfig config;
     private volatile Cached cached;
+    private final AtomicBoolean announced = new AtomicBoolean();
+
+    @Inject
+    Event<ServiceReady> ready;
 
     public DynamoDbReadiness(DynamoGateway gateway, CairnConfig config) {
         this.gateway = gateway;
@@ -44,6 +52,11 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
                         .withData("table", table).withData("status", r.table().tableStatusAsString()).build())
                 .onFailure().recoverWithItem(e -> HealthCheckResponse.named("dynamodb").down()
                         .withData("table", table).withData("error", "DynamoDB did not answer DescribeTable").build())
-                .invoke(response -> cached = new Cached(response, System.nanoTime()));
+                .invoke(response -> {
+                    cached = new Cached(response, System.nanoTime());
+                    if (response.getStatus() == HealthCheckResponse.Status.UP && ready != null && announced.compareAndSet(false, true)) {
+                        ready.fireAsync(new ServiceReady());
+                    }
+                });
     }
 }

@@ -39,6 +39,27 @@ class DeferredValidationResourceTest {
                 .containsExactlyInAnyOrderElementsOf(violations.stream().map(ConstraintViolation::getMessage).toList());
     }
 
+    @Inject
+    jakarta.enterprise.inject.spi.BeanManager beans;
+
+    @Inject
+    DeferredValidation deferred;
+
+    @Test
+    void theFactoryIsBuiltWhenTheServiceIsReady() {
+        var observers = beans.resolveObserverMethods(new ServiceReady());
+        assertThat(observers).anySatisfy(observer -> {
+            assertThat(observer.getBeanClass()).isEqualTo(DeferredValidation.class);
+            assertThat(observer.isAsync()).isTrue();
+        });
+        given().port(Management.TEST_PORT).get("/q/health/ready").then().statusCode(200);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!deferred.built() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(deferred.built()).as("Quarkus' factory built once the service reported ready").isTrue();
+    }
+
     @Test
     void aRequestBodyIsStillValidatedAtTheResource() {
         given().contentType("application/json")

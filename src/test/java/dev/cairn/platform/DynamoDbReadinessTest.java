@@ -35,13 +35,17 @@ class DynamoDbReadinessTest {
             var gateway = new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
             gateway.createTable(TableSpec.createTableRequest("cairn")).await().atMost(Duration.ofSeconds(10));
             var readiness = new DynamoDbReadiness(gateway, TestConfig.readinessConfig());
+            var announced = new CountingEvent();
+            readiness.ready = announced;
             assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+            assertThat(announced.fired).as("the first UP announces the service ready").hasValue(1);
 
             dynamoDb.close();
             assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
 
             dynamoDb = EmbeddedDynamoDb.start(port, dataDir);
             assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+            assertThat(announced.fired).as("ready is announced once, not at every UP").hasValue(1);
         } finally {
             dynamoDb.close();
         }
@@ -57,6 +61,61 @@ class DynamoDbReadinessTest {
             long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
             assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
             assertThat(elapsedMillis).isLessThan(3000);
+        }
+    }
+
+    @Test
+    void aReadinessThatNeverWasUpAnnouncesNothing() throws Exception {
+        try (ServerSocket closed = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            int port = closed.getLocalPort();
+            closed.close();
+            try (DynamoDbAsyncClient client = client("http://127.0.0.1:" + port)) {
+                var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+                var announced = new CountingEvent();
+                readiness.ready = announced;
+                assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+                assertThat(announced.fired).hasValue(0);
+            }
+        }
+    }
+
+    /** Counts what the readiness check announces. */
+    static final class CountingEvent implements jakarta.enterprise.event.Event<ServiceReady> {
+        final java.util.concurrent.atomic.AtomicInteger fired = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public void fire(ServiceReady event) {
+            fired.incrementAndGet();
+        }
+
+        @Override
+        public <U extends ServiceReady> java.util.concurrent.CompletionStage<U> fireAsync(U event) {
+            fired.incrementAndGet();
+            return java.util.concurrent.CompletableFuture.completedFuture(event);
+        }
+
+        @Override
+        public <U extends ServiceReady> java.util.concurrent.CompletionStage<U> fireAsync(U event,
+                                                                                     jakarta.enterprise.event.NotificationOptions options) {
+            return fireAsync(event);
+        }
+
+        @Override
+        public jakarta.enterprise.event.Event<ServiceReady> select(java.lang.annotation.Annotation... qualifiers) {
+            return this;
+        }
+
+        @Override
+        public <U extends ServiceReady> jakarta.enterprise.event.Event<U> select(Class<U> subtype,
+                                                                              java.lang.annotation.Annotation... qualifiers) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public <U extends ServiceReady> jakarta.enterprise.event.Event<U> select(jakarta.enterprise.util.TypeLiteral<U> subtype,
+                                                                              java.lang.annotation.Annotation... qualifiers) {
+            throw new UnsupportedOperationException();
         }
     }
 
