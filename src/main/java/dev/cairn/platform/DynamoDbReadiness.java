@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,21 +43,37 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
     public Uni<HealthCheckResponse> call() {
         Cached last = cached;
         if (last != null && System.nanoTime() - last.atNanos() < config.health().cacheFor().toNanos()) {
-            return Uni.createFrom().item(last.response());
+            return Uni.createFrom().item(announce(last.response()));
         }
         String table = config.table().name();
         Duration timeout = config.health().timeout();
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
                 .ifNoItem().after(timeout).fail()
-                .map(r -> HealthCheckResponse.named("dynamodb").up()
-                        .withData("table", table).withData("status", r.table().tableStatusAsString()).build())
+                .map(this::answered)
                 .onFailure().recoverWithItem(e -> HealthCheckResponse.named("dynamodb").down()
                         .withData("table", table).withData("error", "DynamoDB did not answer DescribeTable").build())
-                .invoke(response -> {
-                    cached = new Cached(response, System.nanoTime());
-                    if (response.getStatus() == HealthCheckResponse.Status.UP && ready != null && announced.compareAndSet(false, true)) {
-                        ready.fireAsync(new ServiceReady());
-                    }
-                });
+                .invoke(response -> cached = new Cached(response, System.nanoTime()))
+                .map(this::announce);
+    }
+
+    /**
+     * The table just answered a DescribeTable elsewhere (the start's table check): the first probe need not ask
+     * again while that answer is fresh.
+     */
+    void answeredAtStart(DescribeTableResponse described) {
+        cached = new Cached(answered(described), System.nanoTime());
+    }
+
+    private HealthCheckResponse answered(DescribeTableResponse described) {
+        return HealthCheckResponse.named("dynamodb").up().withData("table", config.table().name())
+                .withData("status", described.table().tableStatusAsString()).build();
+    }
+
+    /** The first UP a probe gets announces {@link ServiceReady}. */
+    private HealthCheckResponse announce(HealthCheckResponse response) {
+        if (response.getStatus() == HealthCheckResponse.Status.UP && ready != null && announced.compareAndSet(false, true)) {
+            ready.fireAsync(new ServiceReady());
+        }
+        return response;
     }
 }

@@ -9,8 +9,10 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.health.Readiness;
 import org.jboss.logging.Logger;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
@@ -28,10 +30,12 @@ public class TableProvisioner {
 
     private final DynamoGateway gateway;
     private final CairnConfig config;
+    private final DynamoDbReadiness readiness;
 
-    public TableProvisioner(DynamoGateway gateway, CairnConfig config) {
+    public TableProvisioner(DynamoGateway gateway, CairnConfig config, @Readiness DynamoDbReadiness readiness) {
         this.gateway = gateway;
         this.config = config;
+        this.readiness = readiness;
     }
 
     void onStart(@Observes @Priority(10) StartupEvent event) {
@@ -42,7 +46,7 @@ public class TableProvisioner {
                     .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2)).expireIn(Duration.ofSeconds(50).toMillis())
                     .await().atMost(Duration.ofSeconds(60));
         } else {
-            describe(table).onFailure().invoke(e -> LOG.warnf("DynamoDB table %s not reachable at startup: %s",
+            describe(table).invoke(readiness::answeredAtStart).onFailure().invoke(e -> LOG.warnf("DynamoDB table %s not reachable at startup: %s",
                     table, e.getMessage())).onFailure().recoverWithNull().await().atMost(Duration.ofSeconds(10));
         }
     }
@@ -53,22 +57,24 @@ public class TableProvisioner {
                 .onFailure(SdkErrors::tableMissing).recoverWithUni(() -> gateway
                         .createTable(TableSpec.createTableRequest(table))
                         .invoke(() -> LOG.infof("created DynamoDB table %s", table))
-                        .replaceWith(TableStatus.CREATING)
+                        .replaceWith((DescribeTableResponse) null)
                         // An attempt that timed out may have created it after all: the SDK's retry then finds it.
-                        .onFailure(SdkErrors::tableInUse).recoverWithItem(TableStatus.CREATING))
-                .chain(status -> status == TableStatus.ACTIVE ? Uni.createFrom().voidItem() : waitActive(table)
+                        .onFailure(SdkErrors::tableInUse).recoverWithNull())
+                .chain(described -> described != null && described.table().tableStatus() == TableStatus.ACTIVE
+                        ? addMissingIndexes(table, described).invoke(() -> readiness.answeredAtStart(described))
+                        : waitActive(table)
                         .chain(() -> gateway.updateTimeToLive(TableSpec.timeToLiveRequest(table)))
                         .invoke(() -> LOG.infof("finished jobs of %s expire by TTL on %s", table, TableSpec.EXPIRES_AT))
-                        .replaceWithVoid())
-                .chain(() -> addMissingIndexes(table));
+                        .chain(() -> describe(table))
+                        .chain(active -> addMissingIndexes(table, active)));
     }
 
     /**
      * A table made by an older release gets the indexes it lacks, one UpdateTable each (DynamoDB allows one index
      * creation at a time), each waited for until ACTIVE; existing items need a backfill to appear in them.
      */
-    private Uni<Void> addMissingIndexes(String table) {
-        return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build()).chain(described -> {
+    private Uni<Void> addMissingIndexes(String table, DescribeTableResponse described) {
+        return Uni.createFrom().item(described).chain(() -> {
             var present = new HashSet<String>();
             if (described.table().hasGlobalSecondaryIndexes()) {
                 described.table().globalSecondaryIndexes().forEach(gsi -> present.add(gsi.indexName()));
@@ -98,8 +104,7 @@ public class TableProvisioner {
                 .atMost(60);
     }
 
-    private Uni<TableStatus> describe(String table) {
-        return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
-                .map(r -> r.table().tableStatus());
+    private Uni<DescribeTableResponse> describe(String table) {
+        return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build());
     }
 }
