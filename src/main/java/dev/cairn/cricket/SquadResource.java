@@ -100,6 +100,6 @@ public class SquadResource {
     }
 
     private static int selectionNumber(String number) {
-        return Http.wholeNumber("selectionNumber", number, 1, 10_000);
+        return Http.wholeNumber("number", number, 1, 10_000);
     }
 }

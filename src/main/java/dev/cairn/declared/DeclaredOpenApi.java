@@ -291,7 +291,7 @@ public final class DeclaredOpenApi {
                 if (field.pattern() != null) {
                     s.pattern(field.pattern());
                 } else if (field.required() && !field.serverSet()) {
-                    s.pattern("\\S");
+                    s.pattern(ValidId.NOT_BLANK);
                 }
                 yield s.minLength(field.minLength()).maxLength(field.maxLength());
             }

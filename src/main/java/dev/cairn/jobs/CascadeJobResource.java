@@ -106,15 +106,16 @@ public class CascadeJobResource {
                         .map(job -> view(job, true)).toList(), page.next()));
     }
 
-    private static Job.State state(String value) {
+    /** A {@code state} query parameter: running when absent, else exactly one of the states' names (lower case). */
+    static Job.State state(String value) {
         if (value == null && !Http.sentEmpty("state")) {
             return Job.State.RUNNING;
         }
-        try {
-            return Job.State.parse(value == null ? "" : value);
-        } catch (IllegalArgumentException e) {
+        Job.State state = Job.State.ofWire(value);
+        if (state == null) {
             throw Http.invalid("state", "must be pending, running, done or failed");
         }
+        return state;
     }
 
     /**

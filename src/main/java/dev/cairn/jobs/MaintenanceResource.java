@@ -130,20 +130,9 @@ public class MaintenanceResource {
     @Operation(operationId = "listReconcileJobs", summary = "Reconcile jobs in a state (1 Query per shard of the job index)")
     public Uni<Page<Map<String, Object>>> reconcileJobs(@RestQuery String state, @RestQuery String limit, @RestQuery String cursor) {
         Caller.current().requireAllWorkspaces("the list of reconcile jobs");
-        return jobs.list(state(state), Http.limit(limit), cursor)
+        return jobs.list(CascadeJobResource.state(state), Http.limit(limit), cursor)
                 .map(page -> new Page<>(page.items().stream().filter(j -> Job.RECONCILE.equals(j.kind()))
                         .map(Reconciles::view).toList(), page.next()));
-    }
-
-    private static Job.State state(String value) {
-        if (value == null && !Http.sentEmpty("state")) {
-            return Job.State.RUNNING;
-        }
-        try {
-            return Job.State.parse(value == null ? "" : value);
-        } catch (IllegalArgumentException e) {
-            throw Http.invalid("state", "must be pending, running, done or failed");
-        }
     }
 
     @GET

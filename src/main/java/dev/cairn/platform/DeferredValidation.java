@@ -34,7 +34,8 @@ import java.util.function.Supplier;
  * application starts (its metadata for every validated class: about a third of a second of a start, before readiness).
  * This alternative stands in for that bean with a factory — and validators — that build the real one on first use,
  * or as soon as the service reports ready ({@link ServiceReady}), whichever comes first: readiness does not wait for
- * it, the rest of the start does not share the CPU with it, and requests rarely do.
+ * it and the rest of the start does not share the CPU with it. A validating request that arrives before that build
+ * finished waits for it, once (about 0.3 s on a cold JVM), on the thread it came on.
  * The real factory is Quarkus' own bean, configured exactly as before; validation behaves the same.
  */
 @Singleton

@@ -28,7 +28,7 @@ public final class Http {
      * symbols are kept as-is), as {@link ValidId#PATTERN}.
      */
     public static String id(String field, String value) {
-        if (value == null || value.isBlank()) {
+        if (value == null || value.trim().isEmpty()) {
             throw invalid(field, "must not be empty or blank");
         }
         if (value.length() > MAX_ID_LENGTH) {

@@ -73,6 +73,15 @@ public class OpenApiDocs implements OASFilter {
     /** An id in a path or body: 1 to 128 characters, not only white space, not . or .., no control characters (ECMA-262). */
     public static final String ID_PATTERN = ValidId.PATTERN;
 
+    /** Bean Validation's {@code @NotBlank} in the document: what it refuses, not ECMA-262's wider {@code \S}. */
+    @Override
+    public Schema filterSchema(Schema schema) {
+        if ("\\S".equals(schema.getPattern())) {
+            schema.setPattern(ValidId.NOT_BLANK);
+        }
+        return schema;
+    }
+
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
         if (openAPI.getComponents() == null) {

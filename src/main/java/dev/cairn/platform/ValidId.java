@@ -31,10 +31,17 @@ public @interface ValidId {
     String NO_CONTROL_CHARACTERS = "^[^\\x00-\\x1F\\x7F-\\x9F]*$";
 
     /**
-     * Every id, as an anchored ECMA-262 pattern the document gives: 1 to 128 characters, not all blank, no control
-     * characters, and not {@code .} or {@code ..}, which no URL can name (a path's dot segments are resolved).
+     * Not blank, as the document states it (unanchored ECMA-262): some character above U+0020. Blank means what
+     * {@link String#trim()} removes — the rule of Bean Validation's {@code @NotBlank} and of every check here — not
+     * ECMA-262's {@code \S}, which also counts no-break and other Unicode spaces as blank, nor Java's.
      */
-    String PATTERN = "^(?!\\.{1,2}$)(?=.*\\S)[^\\x00-\\x1F\\x7F-\\x9F]{1,128}$";
+    String NOT_BLANK = "[^\\x00-\\x20]";
+
+    /**
+     * Every id, as an anchored ECMA-262 pattern the document gives: 1 to 128 characters, not blank ({@link #NOT_BLANK}),
+     * no control characters, and not {@code .} or {@code ..}, which no URL can name (a path's dot segments are resolved).
+     */
+    String PATTERN = "^(?!\\.{1,2}$)(?![\\x00-\\x20]*$)[^\\x00-\\x1F\\x7F-\\x9F]{1,128}$";
 
     /** What a body id that breaks the rules is told (a declared model's ids are told the same). */
     String MESSAGE = "must be 1 to 128 characters without control characters, not . or ..";

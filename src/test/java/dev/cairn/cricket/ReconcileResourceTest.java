@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
@@ -258,8 +259,16 @@ class ReconcileResourceTest {
                 .body("errors[0].field", equalTo("colour"));
         start("{\"id\":\"p1\"}").then().statusCode(400).contentType(PROBLEM).body("errors[0].field", equalTo("id"));
         start("{\"rate\":0}").then().statusCode(400).contentType(PROBLEM);
+        for (String id : List.of(".", "..", " ", "")) {
+            start("{\"entity\":\"team\",\"id\":\"" + id + "\"}").then().statusCode(400).contentType(PROBLEM)
+                    .body("errors[0].field", equalTo("id"));
+        }
         given().contentType(ContentType.JSON).post("/maintenance/reconcile").then().statusCode(400).contentType(PROBLEM);
         given().get("/maintenance/jobs/{id}", "no-such-job-" + UUID.randomUUID()).then().statusCode(404).contentType(PROBLEM);
         given().queryParam("state", "sleeping").get("/maintenance/reconcile").then().statusCode(400).contentType(PROBLEM);
+        // The states as the document lists them, exactly: another spelling is not one of them.
+        given().queryParam("state", "RUNNING").get("/maintenance/reconcile").then().statusCode(400).contentType(PROBLEM);
+        given().queryParam("state", "Done").get("/cascades").then().statusCode(400).contentType(PROBLEM);
+        given().queryParam("state", "done").get("/cascades").then().statusCode(200);
     }
 }

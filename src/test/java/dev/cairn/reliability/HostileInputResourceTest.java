@@ -200,7 +200,7 @@ class HostileInputResourceTest {
         given().get(squad + "/1").then().statusCode(200);
         for (String number : List.of("01", "+1", "\uFF11")) {
             given().get(squad + "/{n}", number).then().statusCode(400).contentType("application/problem+json")
-                    .body("errors[0].field", org.hamcrest.Matchers.equalTo("selectionNumber"));
+                    .body("errors[0].field", org.hamcrest.Matchers.equalTo("number")); // the path parameter's name
         }
     }
 

@@ -66,6 +66,16 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
             return valueOf(value.toUpperCase(Locale.ROOT));
         }
 
+        /** The state an API parameter names, exactly as {@link #wire()} writes it; null when it names none. */
+        public static State ofWire(String value) {
+            for (State state : values()) {
+                if (state.wire().equals(value)) {
+                    return state;
+                }
+            }
+            return null;
+        }
+
         public boolean runnable() {
             return this == PENDING || this == RUNNING;
         }

@@ -125,7 +125,7 @@ public final class FieldRules {
 
     private static Object id(Object value, String path, List<Violation> violations) {
         // "." and ".." too: no URL can name them (a path's dot segments are resolved before any route sees it).
-        if (!(value instanceof String s) || s.isBlank() || s.length() > MAX_ID_LENGTH || hasControlCharacter(s)
+        if (!(value instanceof String s) || s.trim().isEmpty() || s.length() > MAX_ID_LENGTH || hasControlCharacter(s)
                 || s.equals(".") || s.equals("..")) {
             return add(violations, path, value instanceof String ? idMessage() : WRONG_TYPE);
         }
@@ -147,7 +147,7 @@ public final class FieldRules {
         if (!(value instanceof String s)) {
             return wrong(path, violations);
         }
-        if (field.required() && s.isBlank()) {
+        if (field.required() && s.trim().isEmpty()) {
             return add(violations, path, "must not be blank");
         }
         int length = s.length();
