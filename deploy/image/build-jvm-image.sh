@@ -8,7 +8,8 @@
 #      the app against DynamoDB Local, calls every route, and stops it (deploy/image/Train.java);
 #   4. the app: Jib's core library puts the runtime, target/quarkus-app and the cache on the base (JvmImage.java).
 # The same start of the hand-written floor (src/bench, compiled here, never in the image) gets its own AOT cache in
-# target/image/floor, so JvmImageIT can start both the same way.
+# target/image/floor, and the hand-written quarkus-rest service (src/bench/baseline-rest, built here) its own in
+# target/image/quarkus-rest, so JvmImageIT can start all three the same way.
 # Needs root (mmdebstrap's root mode, chroot; apt-get installs mmdebstrap and unzip if missing), a packaged app
 # (./mvnw package) and a JDK 25 (JAVA25_HOME, default: Temurin's). `docker load -i target/cairn-jvm-image.tar` or
 # `podman load -i …` run it anywhere.
@@ -101,6 +102,20 @@ printf -- '-cp /floor/handwritten.jar:%s dev.cairn.bench.baseline.HandWritten\n'
 # As in the chroot below: a cache serves only jars of the same timestamps (JvmImageIT mounts this directory).
 find "$floor" -exec touch -h -d @0 {} +
 
+# The hand-written quarkus-rest service (src/bench/baseline-rest, its own Maven project, the app's platform versions):
+# what the same start costs a plain Quarkus application, started the same way from the same runtime.
+quarkus_rest="$work/quarkus-rest"
+rm -rf "$quarkus_rest" "$work/quarkus-rest-build"
+version() { sed -n "s|.*<$1>\(.*\)</$1>.*|\1|p" pom.xml | head -1; }
+baseline_build=(-q -B -f src/bench/baseline-rest/pom.xml -Dbaseline.build="$PWD/$work/quarkus-rest-build"
+  -Dquarkus.platform.version="$(version quarkus.platform.version)"
+  -Dquarkus-amazon-services.version="$(version quarkus-amazon-services.version)" package)
+./mvnw -o "${baseline_build[@]}" || ./mvnw "${baseline_build[@]}"
+mkdir -p "$quarkus_rest"
+cp -a "$work/quarkus-rest-build/quarkus-app" "$quarkus_rest/"
+rm -rf "$work/quarkus-rest-build"
+find "$quarkus_rest" -exec touch -h -d @0 {} +
+
 # 3. The AOT caches: written by the image's OWN runtime, in a chroot of the image (a cache only serves the JVM that
 # wrote it, with the same jars: same paths, same sizes, same timestamps — the image's are all at the epoch). The
 # app runs as user 185 with the entrypoint's flags; Train.java (on the host's JDK) runs DynamoDB Local on loopback,
@@ -108,34 +123,42 @@ find "$floor" -exec touch -h -d @0 {} +
 root="$work/aot-root"
 rm -rf "$root" && mkdir -p "$root"
 tar -xOf "$base" rootfs.tar | tar -x -C "$root"
-mkdir -p "$root/opt/java" "$root/deployments" "$root/floor"
+mkdir -p "$root/opt/java" "$root/deployments" "$root/floor" "$root/quarkus-rest"
 cp -a "$runtime/." "$root/opt/java/"
 cp -a target/quarkus-app/. "$root/deployments/"
 cp -a "$floor/." "$root/floor/"
+cp -a "$quarkus_rest/." "$root/quarkus-rest/"
 # The training's own writable directory (the caches, the key it trusts), owned by the user it runs as.
 mkdir -p "$root/aot" && chown 185:0 "$root/aot"
-find "$root/opt/java" "$root/deployments" "$root/floor" -exec touch -h -d @0 {} +
+find "$root/opt/java" "$root/deployments" "$root/floor" "$root/quarkus-rest" -exec touch -h -d @0 {} +
 # The image's default JDK_JAVA_OPTIONS, and the manifests' limits (512Mi, 1 CPU) as the JVM sees them in the pod: the
 # training runs with the heap, GC (Serial) and thread pools of production.
 jvm_options="-XX:MaxRAMPercentage=60 -Djava.io.tmpdir=/tmp -XX:MaxRAM=512m -XX:ActiveProcessorCount=1"
 in_image=(unshare --mount --pid --fork --mount-proc="$root/proc" chroot --userspec=185:0 "$root" /usr/bin/env JDK_JAVA_OPTIONS="$jvm_options")
 java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "target/classes:$(cat "$work/training.classpath")" \
   deploy/image/Train.java --files "$root/aot:/aot" --log "$work/training.log" \
-  --floor-log "$work/floor-training.log" \
+  --floor-log "$work/floor-training.log" --quarkus-rest-log "$work/quarkus-rest-training.log" \
   -- "${in_image[@]}" /opt/java/bin/java -XX:AOTCacheOutput=/aot/app.aot \
     -Djava.util.logging.manager=org.jboss.logmanager.LogManager -jar /deployments/quarkus-run.jar \
   --floor "${in_image[@]}" /opt/java/bin/java -XX:AOTCacheOutput=/aot/floor.aot -Xmx300m @/floor/args \
-    '{port}' '{dynamodb}' /aot/access-patterns.json false
-for cache in app floor; do
+    '{port}' '{dynamodb}' /aot/access-patterns.json false \
+  --quarkus-rest "${in_image[@]}" /opt/java/bin/java -XX:AOTCacheOutput=/aot/quarkus-rest.aot \
+    -Djava.util.logging.manager=org.jboss.logmanager.LogManager -Dquarkus.http.port='{port}' \
+    -Dquarkus.dynamodb.endpoint-override='{dynamodb}' -Dquarkus.dynamodb.aws.region=us-east-1 \
+    -Dquarkus.dynamodb.aws.credentials.type=static -Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=training \
+    -Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=training \
+    -Dbaseline.access-patterns=/aot/access-patterns.json -jar /quarkus-rest/quarkus-app/quarkus-run.jar
+for cache in app floor quarkus-rest; do
   if [ ! -s "$root/aot/$cache.aot" ]; then
-    tail -20 "$work/training.log" "$work/floor-training.log" >&2 || true
+    tail -20 "$work/training.log" "$work/floor-training.log" "$work/quarkus-rest-training.log" >&2 || true
     echo "the training run wrote no AOT cache for the $cache" >&2
     exit 1
   fi
 done
 cp "$root/aot/app.aot" "$work/app.aot"
 cp "$root/aot/floor.aot" "$root/aot/access-patterns.json" "$floor/"
-touch -h -d @0 "$floor"/*
+cp "$root/aot/quarkus-rest.aot" "$quarkus_rest/"
+touch -h -d @0 "$floor"/* "$quarkus_rest"/*
 rm -rf "$root"
 
 # 4. The image.

@@ -38,8 +38,9 @@ import static org.hamcrest.Matchers.equalTo;
  * started as the local overlay's Deployment describes the pod — its ConfigMap and env, the Secret's cursor secret, the
  * JWT key as a read-only volume, user 185, a read-only root filesystem with /tmp as the only writable place, no
  * capabilities — against DynamoDB Local. Then the start is measured side by side: the image with its AOT cache,
- * without it, and the hand-written floor (src/bench baseline.HandWritten, compiled and trained by the same script)
- * started the same way from the same image, Java 25 and its own AOT cache; time to ready and memory as a Kubernetes
+ * without it, the hand-written floor (src/bench baseline.HandWritten, compiled and trained by the same script) and the
+ * hand-written quarkus-rest service (src/bench/baseline-rest, built and trained by it too), each started the same way
+ * from the same image, Java 25 and its own AOT cache; time to ready and memory as a Kubernetes
  * limit sees it (RSS and its anonymous part), idle and after the same load. Run by .ci/run after the suite (it needs
  * root and podman): {@code ./mvnw failsafe:integration-test failsafe:verify -Dit.test=JvmImageIT}.
  */
@@ -48,6 +49,8 @@ class JvmImageIT {
     static final Path IMAGE = Path.of(System.getProperty("cairn.image", "target/cairn-jvm-image.tar"));
     /** The floor's jar, classpath, AOT cache and routes, written by build-jvm-image.sh beside the image. */
     static final Path FLOOR = Path.of("target/image/floor");
+    /** The quarkus-rest service's packaged app and AOT cache, written by build-jvm-image.sh beside the image. */
+    static final Path QUARKUS_REST = Path.of("target/image/quarkus-rest");
     /** Interleaved rounds of the side-by-side starts. */
     static final int ROUNDS = Integer.getInteger("cairn.image.rounds", 3);
     /**
@@ -205,6 +208,7 @@ class JvmImageIT {
         long withCache = median(results.get(Variant.IMAGE), Start::readyMillis);
         long withoutCache = median(results.get(Variant.IMAGE_NO_CACHE), Start::readyMillis);
         long floor = median(results.get(Variant.FLOOR), Start::readyMillis);
+        long quarkusRest = median(results.get(Variant.QUARKUS_REST), Start::readyMillis);
         long imageMb = Files.size(IMAGE) / (1024 * 1024);
         var report = new StringBuilder("image " + IMAGE.getFileName() + ": " + imageMb + " MiB (compressed layers); "
                 + version.lines().filter(l -> l.contains("Runtime Environment")).findFirst().orElse("").trim()
@@ -223,10 +227,14 @@ class JvmImageIT {
         long cpuWithCache = median(results.get(Variant.IMAGE), Start::cpuMillis);
         long cpuWithoutCache = median(results.get(Variant.IMAGE_NO_CACHE), Start::cpuMillis);
         report.append(String.format(java.util.Locale.ROOT, "start to ready, medians: with the AOT cache / without %.2f×"
-                        + " (CPU %.2f×); image / hand-written floor %.2f×; anonymous memory idle: image %d MiB, floor %d MiB%n",
+                        + " (CPU %.2f×); image / hand-written floor %.2f×; image / hand-written quarkus-rest %.2f×;"
+                        + " quarkus-rest / floor %.2f× (both ready when they listen); anonymous memory idle: image %d MiB,"
+                        + " floor %d MiB, quarkus-rest %d MiB%n",
                 (double) withCache / withoutCache, (double) cpuWithCache / cpuWithoutCache, (double) withCache / floor,
+                (double) withCache / quarkusRest, (double) quarkusRest / floor,
                 median(results.get(Variant.IMAGE), st -> st.idle().anonKb()) / 1024,
-                median(results.get(Variant.FLOOR), st -> st.idle().anonKb()) / 1024));
+                median(results.get(Variant.FLOOR), st -> st.idle().anonKb()) / 1024,
+                median(results.get(Variant.QUARKUS_REST), st -> st.idle().anonKb()) / 1024));
         Files.createDirectories(REPORT.getParent());
         Files.writeString(REPORT, report);
         System.out.print(report);
@@ -240,7 +248,8 @@ class JvmImageIT {
     enum Variant {
         IMAGE("image", "image (AOT cache)"),
         IMAGE_NO_CACHE("plain", "image without the AOT cache"),
-        FLOOR("floor", "hand-written floor (its AOT cache)");
+        FLOOR("floor", "hand-written floor (its AOT cache)"),
+        QUARKUS_REST("quarkus-rest", "hand-written quarkus-rest (its cache)");
 
         final String id;
         final String label;
@@ -290,6 +299,16 @@ class JvmImageIT {
             case IMAGE_NO_CACHE -> ready = startToReady(container, spec, List.of("--entrypoint", "java"),
                     "http://127.0.0.1:" + management + "/q/health/ready",
                     "-Djava.util.logging.manager=org.jboss.logmanager.LogManager", "-jar", "/deployments/quarkus-run.jar");
+            case QUARKUS_REST -> {
+                spec.addAll(List.of("--volume", QUARKUS_REST.toAbsolutePath() + ":/quarkus-rest:ro",
+                        "--volume", FLOOR.toAbsolutePath() + ":/floor:ro"));
+                // It has no readiness route: ready, as the floor, when it listens (any answer, here a 404); it makes
+                // no DynamoDB call before its first request either.
+                ready = startToReady(container, spec, List.of("--entrypoint", "java"), base + "/ready", status -> status > 0,
+                        "-XX:AOTCache=/quarkus-rest/quarkus-rest.aot", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                        "-Dbaseline.access-patterns=/floor/access-patterns.json", "-jar", "/quarkus-rest/quarkus-app/quarkus-run.jar");
+                authorization = null;
+            }
             default -> {
                 spec.addAll(List.of("--volume", FLOOR.toAbsolutePath() + ":/floor:ro"));
                 // The floor is ready when it listens: it makes no DynamoDB call before its first request.
@@ -305,6 +324,7 @@ class JvmImageIT {
         switch (variant) {
             case IMAGE -> assertThat(maps).as("the image's start maps its AOT cache").contains("/deployments/app.aot");
             case IMAGE_NO_CACHE -> assertThat(maps).doesNotContain(".aot");
+            case QUARKUS_REST -> assertThat(maps).as("the quarkus-rest start maps its AOT cache").contains("/quarkus-rest/quarkus-rest.aot");
             default -> assertThat(maps).as("the floor's start maps its AOT cache").contains("/floor/floor.aot");
         }
         Thread.sleep(2000);
@@ -380,6 +400,11 @@ class JvmImageIT {
     /** Starts a container of the image (detached) and waits for readiness; the milliseconds from launch to ready. */
     long startToReady(String container, List<String> podSpec, List<String> runOptions, String readyUrl, String... args)
             throws Exception {
+        return startToReady(container, podSpec, runOptions, readyUrl, status -> status == 200, args);
+    }
+
+    long startToReady(String container, List<String> podSpec, List<String> runOptions, String readyUrl,
+                      java.util.function.IntPredicate ready, String... args) throws Exception {
         var command = new ArrayList<>(List.of("run", "--detach", "--name", container));
         command.addAll(podSpec);
         command.addAll(runOptions);
@@ -388,7 +413,7 @@ class JvmImageIT {
         long launched = System.nanoTime();
         podman(command.toArray(String[]::new));
         long deadline = launched + TimeUnit.SECONDS.toNanos(90);
-        while (status(readyUrl) != 200) {
+        while (!ready.test(status(readyUrl))) {
             assertThat(System.nanoTime()).as("ready within 90 s; the container's log:%n%s", podman("logs", container))
                     .isLessThan(deadline);
             Thread.sleep(50);
