@@ -19,7 +19,7 @@ public class DevDemoSeeder {
 
     private static final Logger LOG = Logger.getLogger(DevDemoSeeder.class);
 
-    void seed(@Observes @Priority(20) StartupEvent event, EntityStore store, @All List<DemoData> demoData) {
+    void seed(@Observes @Priority(TableProvisioner.TABLE_READY + 10) StartupEvent event, EntityStore store, @All List<DemoData> demoData) {
         if (!store.isEmpty().await().atMost(Duration.ofSeconds(10))) {
             return;
         }

@@ -29,6 +29,7 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
     private final DynamoGateway gateway;
     private final CairnConfig config;
     private volatile Cached cached;
+    private volatile Uni<Void> atStart;
     private final AtomicBoolean announced = new AtomicBoolean();
 
     @Inject
@@ -41,6 +42,17 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
 
     @Override
     public Uni<HealthCheckResponse> call() {
+        Uni<Void> pending = atStart;
+        if (pending != null) {
+            // The start's table check is under way: its answer serves the probe (no second cold call beside it).
+            return pending.ifNoItem().after(config.health().timeout()).recoverWithUni(Uni.createFrom().voidItem())
+                    .onFailure().recoverWithNull()
+                    .chain(() -> {
+                        atStart = null;
+                        Cached answered = cached; // set by the check when the table answered it
+                        return answered != null ? Uni.createFrom().item(announce(answered.response())) : call();
+                    });
+        }
         Cached last = cached;
         if (last != null && System.nanoTime() - last.atNanos() < config.health().cacheFor().toNanos()) {
             return Uni.createFrom().item(announce(last.response()));
@@ -54,6 +66,11 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
                         .withData("table", table).withData("error", "DynamoDB did not answer DescribeTable").build())
                 .invoke(response -> cached = new Cached(response, System.nanoTime()))
                 .map(this::announce);
+    }
+
+    /** The start's table check, begun: probes until it ends wait for it (within the probe's timeout). */
+    void checkingAtStart(Uni<Void> check) {
+        atStart = check;
     }
 
     /**

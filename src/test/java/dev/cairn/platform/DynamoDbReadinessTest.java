@@ -80,6 +80,46 @@ class DynamoDbReadinessTest {
         }
     }
 
+    @Test
+    void aProbeDuringTheStartsTableCheckIsAnsweredByThatCheckNotByASecondCall() throws Exception {
+        // An endpoint that never answers: a DescribeTable of the probe's own could only time out (DOWN).
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
+            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+            var startCheck = new java.util.concurrent.CompletableFuture<Void>();
+            readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().completionStage(startCheck).memoize().indefinitely());
+
+            var probe = readiness.call().subscribeAsCompletionStage();
+            Thread.sleep(200);
+            assertThat(probe).as("the probe waits for the start's check").isNotDone();
+            readiness.answeredAtStart(software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse.builder()
+                    .table(t -> t.tableName("cairn").tableStatus("ACTIVE")).build());
+            startCheck.complete(null);
+
+            HealthCheckResponse response = probe.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+            assertThat(response.getData()).hasValueSatisfying(data -> assertThat(data).containsEntry("status", "ACTIVE"));
+        }
+    }
+
+    @Test
+    void aStartCheckThatNeverEndsLeavesTheProbeDownWithinItsTimeouts() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
+            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+            readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().completionStage(
+                    new java.util.concurrent.CompletableFuture<Void>()));
+            long started = System.nanoTime();
+            HealthCheckResponse response = check(readiness);
+            long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+            // the wait for the start's check, then a call of its own: each bounded by the probe's timeout
+            assertThat(elapsedMillis).isLessThan(2 * TestConfig.readinessConfig().health().timeout().toMillis() + 1000);
+        }
+    }
+
     /** Counts what the readiness check announces. */
     static final class CountingEvent implements jakarta.enterprise.event.Event<ServiceReady> {
         final java.util.concurrent.atomic.AtomicInteger fired = new java.util.concurrent.atomic.AtomicInteger();

@@ -1,0 +1,92 @@
+package dev.cairn;
+
+import dev.cairn.platform.TestTokens;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The packaged app with a table it does not create (the production setting) does not wait for the table at start:
+ * against a DynamoDB that accepts connections and never answers, it listens and is live while its table check is
+ * still under way, and ready only once the table answers (here: never).
+ */
+class TableCheckBesideStartIT {
+
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    @Test
+    void theStartListensWhileItsTableCheckIsUnderWayAndStaysNotReady() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            int port = freePort();
+            int management = freePort();
+            File log = File.createTempFile("cairn-table-check", ".log");
+            log.deleteOnExit();
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            var process = new ProcessBuilder(List.of(java, "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=" + management,
+                    "-Dcairn.cursor.secret=a-long-enough-cursor-secret", "-Dcairn.table.create=false",
+                    "-Dquarkus.dynamodb.endpoint-override=http://127.0.0.1:" + silent.getLocalPort(),
+                    "-Dquarkus.dynamodb.aws.region=us-east-1", "-Dquarkus.dynamodb.aws.credentials.type=static",
+                    "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=x",
+                    "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=x",
+                    "-Dmp.jwt.verify.publickey.location=" + TestTokens.PUBLIC_KEY_FILE,
+                    "-Dmp.jwt.verify.issuer=" + TestTokens.ISSUER, "-Dmp.jwt.verify.audiences=" + TestTokens.AUDIENCE,
+                    "-jar", "target/quarkus-app/quarkus-run.jar")).redirectErrorStream(true).redirectOutput(log).start();
+            try {
+                String live = "http://127.0.0.1:" + management + "/q/health/live";
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (status(live) != 200) {
+                    assertThat(process.isAlive()).as(Files.readString(log.toPath())).isTrue();
+                    assertThat(System.nanoTime()).as("live within 60 s").isLessThan(deadline);
+                    Thread.sleep(20);
+                }
+                // The check's DescribeTable cannot end before the SDK's call timeout (3 s): it is still under way.
+                assertThat(Files.readString(log.toPath())).contains("started in")
+                        .doesNotContain("not reachable at startup");
+                assertThat(status("http://127.0.0.1:" + management + "/q/health/ready")).as("not ready").isEqualTo(503);
+
+                long warned = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!Files.readString(log.toPath()).contains("DynamoDB table cairn not reachable at startup")) {
+                    assertThat(System.nanoTime()).as("the check ends, with a warning").isLessThan(warned);
+                    Thread.sleep(100);
+                }
+                assertThat(status("http://127.0.0.1:" + management + "/q/health/ready")).as("still not ready").isEqualTo(503);
+                assertThat(status(live)).isEqualTo(200);
+            } finally {
+                process.destroy();
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    int status(String url) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
