@@ -5,6 +5,7 @@ import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Catalog;
+import dev.cairn.platform.TableProvisioner;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.JobStore;
 import io.micrometer.core.instrument.Gauge;
@@ -14,6 +15,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -70,7 +72,7 @@ public class JobWorker {
                 .baseUnit("seconds").register(registry);
     }
 
-    void start(@Observes StartupEvent event) {
+    void start(@Observes @Priority(TableProvisioner.TABLE_READY + 10) StartupEvent event) {
         if (config.jobs().workerEnabled()) {
             timer = vertx.setPeriodic(config.jobs().poll().toMillis(), id -> poll());
         }

@@ -12,6 +12,7 @@ import dev.cairn.core.lease.Lease;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Catalog;
+import dev.cairn.platform.TableProvisioner;
 import dev.cairn.store.CascadeStore;
 import dev.cairn.store.CopyScan;
 import dev.cairn.store.EntityStore.RawPage;
@@ -22,6 +23,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -120,7 +122,7 @@ public class Reconciles {
 
     // --- the periodic reconcile -------------------------------------------------------------------------------
 
-    void schedule(@Observes StartupEvent event) {
+    void schedule(@Observes @Priority(TableProvisioner.TABLE_READY + 10) StartupEvent event) {
         config.reconcile().every().filter(every -> !every.isZero() && config.jobs().workerEnabled()).ifPresent(every -> {
             long check = Math.min(every.toMillis(), SCHEDULE_CHECK.toMillis());
             timer = vertx.setPeriodic(check, tick -> schedulePeriod(every).subscribe().with(done -> { },

@@ -44,13 +44,20 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
     public Uni<HealthCheckResponse> call() {
         Uni<Void> pending = atStart;
         if (pending != null) {
-            // The start's table check is under way: its answer serves the probe (no second cold call beside it).
-            return pending.ifNoItem().after(config.health().timeout()).recoverWithUni(Uni.createFrom().voidItem())
-                    .onFailure().recoverWithNull()
-                    .chain(() -> {
+            // The start's table check is under way: its answer serves the probe (no second cold call beside it);
+            // a check that outlasts the probe's timeout is a DOWN, as the probe's own call would be.
+            long asked = System.nanoTime();
+            return pending.map(done -> true)
+                    .ifNoItem().after(config.health().timeout()).recoverWithItem(false)
+                    .onFailure().recoverWithItem(true)
+                    .chain(ended -> {
+                        if (!ended) {
+                            return Uni.createFrom().item(announce(down("DynamoDB did not answer DescribeTable")));
+                        }
                         atStart = null;
                         Cached answered = cached; // set by the check when the table answered it
-                        return answered != null ? Uni.createFrom().item(announce(answered.response())) : call();
+                        return answered != null && answered.atNanos() >= asked ? Uni.createFrom().item(announce(answered.response()))
+                                : call();
                     });
         }
         Cached last = cached;
@@ -62,8 +69,7 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
                 .ifNoItem().after(timeout).fail()
                 .map(this::answered)
-                .onFailure().recoverWithItem(e -> HealthCheckResponse.named("dynamodb").down()
-                        .withData("table", table).withData("error", "DynamoDB did not answer DescribeTable").build())
+                .onFailure().recoverWithItem(e -> down("DynamoDB did not answer DescribeTable"))
                 .invoke(response -> cached = new Cached(response, System.nanoTime()))
                 .map(this::announce);
     }
@@ -79,6 +85,11 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
      */
     void answeredAtStart(DescribeTableResponse described) {
         cached = new Cached(answered(described), System.nanoTime());
+    }
+
+    private HealthCheckResponse down(String error) {
+        return HealthCheckResponse.named("dynamodb").down().withData("table", config.table().name())
+                .withData("error", error).build();
     }
 
     private HealthCheckResponse answered(DescribeTableResponse described) {

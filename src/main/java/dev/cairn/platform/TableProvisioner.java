@@ -30,8 +30,8 @@ import java.util.concurrent.ExecutorService;
 public class TableProvisioner {
 
     /**
-     * The start's observers that need the table run at this priority or later (the dev seeder): a table the start
-     * creates exists by then; one it only checks is not waited for.
+     * The start's observers that need the table run after this priority (the dev seeder, the job worker, the periodic
+     * reconcile): a table the start creates exists by then; one it only checks is not waited for.
      */
     public static final int TABLE_READY = 5000;
 

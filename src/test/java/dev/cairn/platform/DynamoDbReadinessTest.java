@@ -115,8 +115,26 @@ class DynamoDbReadinessTest {
             HealthCheckResponse response = check(readiness);
             long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
             assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
-            // the wait for the start's check, then a call of its own: each bounded by the probe's timeout
-            assertThat(elapsedMillis).isLessThan(2 * TestConfig.readinessConfig().health().timeout().toMillis() + 1000);
+            assertThat(response.getData()).hasValueSatisfying(data -> assertThat(data)
+                    .containsEntry("error", "DynamoDB did not answer DescribeTable"));
+            // the wait for the start's check is the probe's timeout, with no second call after it
+            assertThat(elapsedMillis).isLessThan(TestConfig.readinessConfig().health().timeout().toMillis() + 1000);
+        }
+    }
+
+    @Test
+    void theStartsAnswerIsNotServedOnceOlderThanTheCacheToAProbeThatDidNotWaitForIt() throws Exception {
+        // The table answered the start, then DynamoDB went silent: a later probe asks again (here: DOWN), as the
+        // cache (zero in this configuration) says, instead of repeating the start's UP.
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
+            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
+                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+            readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().voidItem());
+            readiness.answeredAtStart(software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse.builder()
+                    .table(t -> t.tableName("cairn").tableStatus("ACTIVE")).build());
+            Thread.sleep(50);
+            assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
         }
     }
 
