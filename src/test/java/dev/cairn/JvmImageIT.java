@@ -488,15 +488,7 @@ class JvmImageIT {
     }
 
     int status(String url) {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
+        return HttpProbe.status(http, url, Duration.ofSeconds(2));
     }
 
     String logs() throws Exception {

@@ -7,10 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,16 +72,41 @@ class TableCheckBesideStartIT {
         }
     }
 
-    int status(String url) {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
+    @Test
+    void aStartThatMustCreateItsTableAndCannotFailsWithoutEverListening() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            int management = freePort();
+            File log = File.createTempFile("cairn-table-create", ".log");
+            log.deleteOnExit();
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            var process = new ProcessBuilder(List.of(java, "-Dquarkus.http.port=" + freePort(),
+                    "-Dquarkus.management.port=" + management, "-Dcairn.cursor.secret=a-long-enough-cursor-secret",
+                    "-Dcairn.table.create=true",
+                    "-Dquarkus.dynamodb.endpoint-override=http://127.0.0.1:" + silent.getLocalPort(),
+                    "-Dquarkus.dynamodb.aws.region=us-east-1", "-Dquarkus.dynamodb.aws.credentials.type=static",
+                    "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=x",
+                    "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=x",
+                    "-Dmp.jwt.verify.publickey.location=" + TestTokens.PUBLIC_KEY_FILE,
+                    "-Dmp.jwt.verify.issuer=" + TestTokens.ISSUER, "-Dmp.jwt.verify.audiences=" + TestTokens.AUDIENCE,
+                    "-jar", "target/quarkus-app/quarkus-run.jar")).redirectErrorStream(true).redirectOutput(log).start();
+            try {
+                // The creation is retried for 50 s before the start gives up; meanwhile nothing may answer.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (process.isAlive()) {
+                    assertThat(status("http://127.0.0.1:" + management + "/q/health/live")).as("never listening").isEqualTo(-1);
+                    assertThat(System.nanoTime()).as("the start gives up within 120 s").isLessThan(deadline);
+                    Thread.sleep(500);
+                }
+                assertThat(process.exitValue()).as("a failed start").isNotZero();
+                assertThat(Files.readString(log.toPath())).doesNotContain("started in");
+            } finally {
+                process.destroyForcibly();
+            }
         }
+    }
+
+    int status(String url) {
+        return HttpProbe.status(http, url, Duration.ofSeconds(10));
     }
 
     static int freePort() throws IOException {

@@ -55,7 +55,7 @@ class DynamoDbReadinessTest {
     void readinessIsDownWithinTheTimeoutWhenTheEndpointNeverAnswers() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+            var readiness = readiness(client);
             long started = System.nanoTime();
             HealthCheckResponse response = check(readiness);
             long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
@@ -70,8 +70,7 @@ class DynamoDbReadinessTest {
             int port = closed.getLocalPort();
             closed.close();
             try (DynamoDbAsyncClient client = client("http://127.0.0.1:" + port)) {
-                var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
-                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+                var readiness = readiness(client);
                 var announced = new CountingEvent();
                 readiness.ready = announced;
                 assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
@@ -85,8 +84,7 @@ class DynamoDbReadinessTest {
         // An endpoint that never answers: a DescribeTable of the probe's own could only time out (DOWN).
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+            var readiness = readiness(client);
             var startCheck = new java.util.concurrent.CompletableFuture<Void>();
             readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().completionStage(startCheck).memoize().indefinitely());
 
@@ -107,8 +105,7 @@ class DynamoDbReadinessTest {
     void aStartCheckThatNeverEndsLeavesTheProbeDownWithinItsTimeouts() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+            var readiness = readiness(client);
             readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().completionStage(
                     new java.util.concurrent.CompletableFuture<Void>()));
             long started = System.nanoTime();
@@ -128,8 +125,7 @@ class DynamoDbReadinessTest {
         // cache (zero in this configuration) says, instead of repeating the start's UP.
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
-                    new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
+            var readiness = readiness(client);
             readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().voidItem());
             readiness.answeredAtStart(software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse.builder()
                     .table(t -> t.tableName("cairn").tableStatus("ACTIVE")).build());
@@ -175,6 +171,11 @@ class DynamoDbReadinessTest {
                                                                               java.lang.annotation.Annotation... qualifiers) {
             throw new UnsupportedOperationException();
         }
+    }
+
+    private static DynamoDbReadiness readiness(DynamoDbAsyncClient client) {
+        return new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
     }
 
     private static HealthCheckResponse check(DynamoDbReadiness readiness) {
