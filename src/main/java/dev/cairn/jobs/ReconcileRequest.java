@@ -16,7 +16,7 @@ public record ReconcileRequest(
                 + "or a declared one such as student, course, book, author; any case)", maxLength = 64)
         @Size(min = 1, max = 64) String entity,
         @Schema(description = "One source of that type: only its copies", maxLength = Http.MAX_ID_LENGTH)
-        @Size(min = 1, max = Http.MAX_ID_LENGTH) @Pattern(regexp = ValidId.PATTERN, message = ValidId.MESSAGE) String id,
+        @Size(min = 1, max = Http.MAX_ID_LENGTH) @Pattern(regexp = ValidId.PATTERN, flags = Pattern.Flag.UNIX_LINES, message = ValidId.MESSAGE) String id,
         @Schema(description = "Copies checked per second at most (default cairn.reconcile.rate)", minimum = "1",
                 maximum = "10000")
         @Min(1) @Max(10000) Integer rate) {

@@ -3,6 +3,7 @@ package dev.cairn.platform;
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.core.entity.Stored;
+import dev.cairn.core.model.FieldRules;
 import org.jboss.resteasy.reactive.server.core.CurrentRequestManager;
 import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
 
@@ -28,7 +29,7 @@ public final class Http {
      * symbols are kept as-is), as {@link ValidId#PATTERN}.
      */
     public static String id(String field, String value) {
-        if (value == null || value.trim().isEmpty()) {
+        if (value == null || value.isBlank()) {
             throw invalid(field, "must not be empty or blank");
         }
         if (value.length() > MAX_ID_LENGTH) {
@@ -36,6 +37,9 @@ public final class Http {
         }
         if (value.chars().anyMatch(Character::isISOControl)) {
             throw invalid(field, "must not contain control characters");
+        }
+        if (FieldRules.hasLoneSurrogate(value)) {
+            throw invalid(field, "must be text (half of a surrogate pair on its own is not)");
         }
         if (value.equals(".") || value.equals("..")) {
             throw invalid(field, "must not be . or .. (no URL can name it)");

@@ -44,15 +44,19 @@ class HttpTest {
 
     @Test
     void anIdThatIsADotSegmentBlankTooLongOrHasControlCharactersIsRefusedAndTheDocumentsPatternSaysTheSame() {
-        for (String id : List.of(".", "..", "", " ", "\t", "  ", "x".repeat(129), "a\u0001b", "a\u0085")) {
+        Pattern idPattern = Pattern.compile(ValidId.PATTERN, Pattern.UNIX_LINES); // as Bean Validation is told to
+        for (String id : List.of(".", "..", "", " ", "\t", "  ", "x".repeat(129), "a\u0001b", "a\u0085",
+                "\u2003", "\u3000", "\u2028\u2029", "\ud800", "a\udc00", "\udbff\u0041")) {
             assertThatThrownBy(() -> Http.id("id", id)).as("id [%s]", id).isInstanceOf(CairnException.class);
-            assertThat(Pattern.matches(ValidId.PATTERN, id)).as("the id pattern on [%s]", id).isFalse();
+            assertThat(idPattern.matcher(id).matches()).as("the id pattern on [%s]", id).isFalse();
         }
-        // Blank is what String.trim() removes (Bean Validation's @NotBlank): Unicode spaces are characters like any
-        // other, for the app and for the document's pattern alike (ECMA-262's \S would disagree, so it uses none).
-        for (String id : List.of("...", ".a", "a.", "a..b", "x", "x".repeat(128), "é🏏", "a b", " x ", "\u00a0", "\u2003", "\ufeff")) {
+        // Blank is what String.isBlank() says (Bean Validation's @NotBlank): the no-break spaces are characters like
+        // any other, for the app and for the document's pattern alike (ECMA-262's \S would disagree, so it uses none);
+        // $ is the end of the input, as in ECMA-262, also before a line separator.
+        for (String id : List.of("...", ".a", "a.", "a..b", "x", "x".repeat(128), "é🏏", "a b", " x ", "\u00a0", "\u2007",
+                "\ufeff", ".\u2028", "\ud83c\udfcf")) {
             assertThat(Http.id("id", id)).isEqualTo(id);
-            assertThat(Pattern.matches(ValidId.PATTERN, id)).as("the id pattern on [%s]", id).isTrue();
+            assertThat(idPattern.matcher(id).matches()).as("the id pattern on [%s]", id).isTrue();
         }
         assertThatThrownBy(() -> Http.id("postId", "..")).hasMessageContaining("postId: must not be . or ..");
     }

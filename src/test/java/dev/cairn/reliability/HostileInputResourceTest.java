@@ -236,6 +236,32 @@ class HostileInputResourceTest {
         assertThat(TableDump.of(client)).as("the table after the refused creates").isEqualTo(before);
     }
 
+    /**
+     * Ids that are not text or are blank as Java counts it: half a surrogate pair (two of them would name one item),
+     * ideographic and line-separator spaces. Refused by the typed and the declared models alike, nothing written.
+     */
+    @Test
+    void idsThatAreNotTextOrAreUnicodeBlankAreRefusedByTypedAndDeclaredModelsAndWriteNothing() {
+        var before = TableDump.quiet(client);
+        for (String id : List.of("\\ud800", "\\udbff", "a\\udc00", "\\u3000", "\\u2028\\u2029", " \\u2003 ")) {
+            Response team = given().contentType(ContentType.JSON)
+                    .body("{\"id\":\"" + id + "\",\"name\":\"A\",\"country\":\"A\",\"ranking\":1}").post("/teams");
+            assertThat(team.statusCode()).as("POST /teams with id " + id + " -> " + team.asString()).isEqualTo(400);
+            assertThat(team.<List<String>>path("errors.field")).containsExactly("id");
+            Response author = given().contentType(ContentType.JSON)
+                    .body("{\"authorId\":\"" + id + "\",\"name\":\"N\"}").post("/authors");
+            assertThat(author.statusCode()).as("POST /authors with authorId " + id + " -> " + author.asString()).isEqualTo(400);
+            assertThat(author.<List<String>>path("errors.field")).containsExactly("authorId");
+        }
+        // A pair is text: a character outside the Basic Multilingual Plane is an id like any other.
+        String pair = "t-" + k + "-\\ud83c\\udfcf";
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + pair + "\",\"name\":\"A\",\"country\":\"A\",\"ranking\":1}")
+                .post("/teams").then().statusCode(201);
+        var after = TableDump.quiet(client);
+        after.removeIf(item -> item.contains("t-" + k + "-"));
+        assertThat(after).as("the table after the refused creates").isEqualTo(before);
+    }
+
     /** An enum parameter sent empty is none of its values: a 400 naming it, never read as its default. */
     @Test
     void enumParametersSentEmptyAreRefusedNotReadAsTheirDefault() {

@@ -125,8 +125,8 @@ public final class FieldRules {
 
     private static Object id(Object value, String path, List<Violation> violations) {
         // "." and ".." too: no URL can name them (a path's dot segments are resolved before any route sees it).
-        if (!(value instanceof String s) || s.trim().isEmpty() || s.length() > MAX_ID_LENGTH || hasControlCharacter(s)
-                || s.equals(".") || s.equals("..")) {
+        if (!(value instanceof String s) || s.isBlank() || s.length() > MAX_ID_LENGTH || hasControlCharacter(s)
+                || hasLoneSurrogate(s) || s.equals(".") || s.equals("..")) {
             return add(violations, path, value instanceof String ? idMessage() : WRONG_TYPE);
         }
         return s;
@@ -143,11 +143,27 @@ public final class FieldRules {
         return false;
     }
 
+    /**
+     * Half of a surrogate pair on its own: not text (no UTF-8 for it; every lone one reads back as the same replacement
+     * character, so two such ids would name one item).
+     */
+    public static boolean hasLoneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Object string(FieldModel field, Object value, String path, List<Violation> violations) {
         if (!(value instanceof String s)) {
             return wrong(path, violations);
         }
-        if (field.required() && s.trim().isEmpty()) {
+        if (field.required() && s.isBlank()) {
             return add(violations, path, "must not be blank");
         }
         int length = s.length();

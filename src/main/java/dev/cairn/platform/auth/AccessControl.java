@@ -148,8 +148,11 @@ public class AccessControl {
         if (SAFE_METHODS.contains(request.getMethod())) {
             return Role.READER;
         }
-        List<String> cascade = request.getUriInfo().getQueryParameters().get("cascade");
-        return cascade != null && cascade.contains("transactional") ? Role.ADMIN : Role.WRITER;
+        // The parameter binding finds a query parameter whatever the case of its name (?CASCADE= binds as ?cascade=):
+        // so must the check of who may ask for it.
+        boolean transactional = request.getUriInfo().getQueryParameters().entrySet().stream()
+                .anyMatch(parameter -> parameter.getKey().equalsIgnoreCase("cascade") && parameter.getValue().contains("transactional"));
+        return transactional ? Role.ADMIN : Role.WRITER;
     }
 
     private static void checkScope(Caller caller, ContainerRequestContext request, ResourceInfo resource) {

@@ -154,6 +154,13 @@ class AuthResourceTest {
         as(writer).contentType(ContentType.JSON).body("{\"name\":\"T2\"}").queryParam("cascade", "transactional")
                 .patch("/teams/{id}", team).then().statusCode(403).contentType(PROBLEM)
                 .body("requiredRole", equalTo("cairn-admin"));
+        // The binding reads the parameter whatever the case of its name: so does the role check.
+        for (String name : List.of("CASCADE", "Cascade")) {
+            as(writer).contentType(ContentType.JSON).body("{\"name\":\"T2\"}").queryParam(name, "transactional")
+                    .patch("/teams/{id}", team).then().statusCode(403).contentType(PROBLEM)
+                    .body("requiredRole", equalTo("cairn-admin"));
+        }
+        as(writer).get("/teams/{id}", team).then().statusCode(200).body("name", equalTo("T"));
         as(writer).delete("/teams/{id}", team).then().statusCode(403).body("requiredRole", equalTo("cairn-admin"));
         as(writer).contentType(ContentType.JSON).body("{\"name\":\"T2\"}").queryParam("cascade", "eventual")
                 .patch("/teams/{id}", team).then().statusCode(200);
