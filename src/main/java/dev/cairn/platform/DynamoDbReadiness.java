@@ -1,6 +1,7 @@
 package dev.cairn.platform;
 
 import dev.cairn.store.DynamoGateway;
+import dev.cairn.store.SdkErrors;
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -69,7 +70,8 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
                 .ifNoItem().after(timeout).fail()
                 .map(this::answered)
-                .onFailure().recoverWithItem(e -> down("DynamoDB did not answer DescribeTable"))
+                .onFailure().recoverWithItem(e -> down(SdkErrors.tableMissing(e) ? "the table does not exist"
+                        : "DynamoDB did not answer DescribeTable"))
                 .invoke(response -> cached = new Cached(response, System.nanoTime()))
                 .map(this::announce);
     }

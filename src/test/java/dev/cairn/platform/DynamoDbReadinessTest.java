@@ -65,6 +65,17 @@ class DynamoDbReadinessTest {
     }
 
     @Test
+    void aMissingTableIsDownAndSaidToBeMissingNotUnanswered() throws Exception {
+        try (EmbeddedDynamoDb dynamoDb = EmbeddedDynamoDb.start(0, null);
+             DynamoDbAsyncClient client = client("http://127.0.0.1:" + dynamoDb.port())) {
+            HealthCheckResponse response = check(readiness(client));
+            assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+            assertThat(response.getData()).hasValueSatisfying(data -> assertThat(data)
+                    .containsEntry("error", "the table does not exist"));
+        }
+    }
+
+    @Test
     void aReadinessThatNeverWasUpAnnouncesNothing() throws Exception {
         try (ServerSocket closed = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             int port = closed.getLocalPort();
