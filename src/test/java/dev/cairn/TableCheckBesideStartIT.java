@@ -55,11 +55,11 @@ class TableCheckBesideStartIT {
                 }
                 // The check's DescribeTable cannot end before the SDK's call timeout (30 s here): it is still under way.
                 assertThat(Files.readString(log.toPath())).contains("started in")
-                        .doesNotContain("not reachable at startup");
+                        .doesNotContain("DynamoDB table cairn at startup");
                 assertThat(status("http://127.0.0.1:" + management + "/q/health/ready")).as("not ready").isEqualTo(503);
 
                 long warned = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-                while (!Files.readString(log.toPath()).contains("DynamoDB table cairn not reachable at startup")) {
+                while (!Files.readString(log.toPath()).contains("DynamoDB table cairn at startup: DynamoDB did not answer DescribeTable")) {
                     assertThat(System.nanoTime()).as("the check ends, with a warning").isLessThan(warned);
                     Thread.sleep(100);
                 }

@@ -70,8 +70,7 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
         return gateway.describeTable(DescribeTableRequest.builder().tableName(table).build())
                 .ifNoItem().after(timeout).fail()
                 .map(this::answered)
-                .onFailure().recoverWithItem(e -> down(SdkErrors.tableMissing(e) ? "the table does not exist"
-                        : "DynamoDB did not answer DescribeTable"))
+                .onFailure().recoverWithItem(e -> down(whyDown(e)))
                 .invoke(response -> cached = new Cached(response, System.nanoTime()))
                 .map(this::announce);
     }
@@ -87,6 +86,15 @@ public class DynamoDbReadiness implements AsyncHealthCheck {
      */
     void answeredAtStart(DescribeTableResponse described) {
         cached = new Cached(answered(described), System.nanoTime());
+    }
+
+    /** What an operator needs to tell apart: no table, a refusal (credentials, permissions, a bad name), no answer. */
+    static String whyDown(Throwable failure) {
+        if (SdkErrors.tableMissing(failure)) {
+            return "the table does not exist";
+        }
+        return SdkErrors.answeredError(failure).map(error -> "DynamoDB answered DescribeTable with " + error)
+                .orElse("DynamoDB did not answer DescribeTable");
     }
 
     private HealthCheckResponse down(String error) {

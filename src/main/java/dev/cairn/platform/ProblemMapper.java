@@ -127,7 +127,11 @@ public class ProblemMapper {
     /** The problem answer, and ONE log line per failed request: its path, status and code (no bodies). */
     static Response problem(CairnError error, UriInfo uri, Throwable cause) {
         String path = uri == null ? "-" : uri.getPath();
-        if (error.status() >= 500) {
+        if (error.status() >= 500 && error.retryable()) {
+            // A passing state (DynamoDB throttling or away, an aggregate busy), said where it was met: no stack trace,
+            // so that an outage met by many requests costs a line each, not a trace each.
+            LOG.warnf("request failed: path=%s status=%d code=%s", path, error.status(), error.code());
+        } else if (error.status() >= 500) {
             LOG.errorf(cause, "request failed: path=%s status=%d code=%s", path, error.status(), error.code());
         } else {
             LOG.infof("request rejected: path=%s status=%d code=%s", path, error.status(), error.code());

@@ -58,7 +58,8 @@ public class TableProvisioner {
                 ? ensureTable(table).onFailure(CairnException::retryable).retry()
                         .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2)).expireIn(Duration.ofSeconds(50).toMillis())
                 : describe(table).invoke(readiness::answeredAtStart).replaceWithVoid()
-                        .onFailure().invoke(e -> LOG.warnf("DynamoDB table %s not reachable at startup: %s", table, e.getMessage()))
+                        .onFailure().invoke(e -> LOG.warnf("DynamoDB table %s at startup: %s (cairn.table.create=false)",
+                                table, DynamoDbReadiness.whyDown(e)))
                         .onFailure().recoverWithNull();
         tableChecked = check.runSubscriptionOn(workers).memoize().indefinitely();
         readiness.checkingAtStart(tableChecked);

@@ -21,6 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressExcep
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -87,6 +89,12 @@ public final class SdkErrors {
             LOG.warnf("DynamoDB server error: %s", t.getMessage());
             return unavailable("DynamoDB failed to answer; retry shortly", t);
         }
+        if (t instanceof DynamoDbException dde && errorCode(dde) != null && CREDENTIALS_REFUSED.contains(errorCode(dde))) {
+            // The service's own setup (its role, keys or region), not the caller's request nor a passing fault.
+            LOG.errorf("DynamoDB refused this service's credentials or permissions: %s", t.getMessage());
+            return new CairnException(new CairnError.InternalError(
+                    "DynamoDB refused this service's credentials or permissions"), t);
+        }
         if (t instanceof DynamoDbException dde && dde.statusCode() == 400) {
             LOG.warnf("DynamoDB rejected a request: %s", t.getMessage());
             return new CairnException(new CairnError.ValidationFailed("DynamoDB rejected the request as invalid",
@@ -104,6 +112,31 @@ public final class SdkErrors {
         }
         LOG.error("unexpected failure while calling DynamoDB", t);
         return new CairnException(new CairnError.InternalError("unexpected failure while calling DynamoDB"), t);
+    }
+
+    /** Error codes DynamoDB (through IAM and STS) answers when it does not accept the caller's credentials. */
+    static final Set<String> CREDENTIALS_REFUSED = Set.of("AccessDeniedException", "UnrecognizedClientException",
+            "MissingAuthenticationTokenException", "MissingAuthenticationToken", "InvalidSignatureException",
+            "IncompleteSignatureException", "ExpiredTokenException", "InvalidClientTokenId");
+
+    private static String errorCode(DynamoDbException e) {
+        return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    }
+
+    /**
+     * The error DynamoDB answered a failed call with, as {@code "AccessDeniedException (HTTP 400)"}; empty when it gave
+     * none (not reached, not in time).
+     */
+    public static Optional<String> answeredError(Throwable failure) {
+        Throwable t = unwrap(failure);
+        if (t instanceof CairnException && t.getCause() != null) {
+            t = unwrap(t.getCause());
+        }
+        if (t instanceof DynamoDbException dde && dde.statusCode() > 0) {
+            String code = errorCode(dde);
+            return Optional.of((code == null ? "an error" : code) + " (HTTP " + dde.statusCode() + ")");
+        }
+        return Optional.empty();
     }
 
     /** The table (or an index) does not exist: translated as unavailable, told apart for provisioning. */

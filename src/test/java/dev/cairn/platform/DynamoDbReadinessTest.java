@@ -76,6 +76,19 @@ class DynamoDbReadinessTest {
     }
 
     @Test
+    void aRefusedDescribeTableIsDownWithDynamoDbsErrorNotAsUnanswered() throws Exception {
+        try (EmbeddedDynamoDb dynamoDb = EmbeddedDynamoDb.start(0, null);
+             DynamoDbAsyncClient client = client("http://127.0.0.1:" + dynamoDb.port())) {
+            var gateway = new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+            // DynamoDB refuses a table name shorter than three characters: an answer, with an error
+            HealthCheckResponse response = check(new DynamoDbReadiness(gateway, TestConfig.readinessConfig("x")));
+            assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+            assertThat(response.getData()).hasValueSatisfying(data -> assertThat(data)
+                    .containsEntry("error", "DynamoDB answered DescribeTable with ValidationException (HTTP 400)"));
+        }
+    }
+
+    @Test
     void aReadinessThatNeverWasUpAnnouncesNothing() throws Exception {
         try (ServerSocket closed = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             int port = closed.getLocalPort();

@@ -11,10 +11,14 @@ final class TestConfig {
     }
 
     static CairnConfig readinessConfig() {
+        return readinessConfig("cairn");
+    }
+
+    static CairnConfig readinessConfig(String tableName) {
         return new CairnConfig() {
             public Table table() {
                 return new Table() {
-                    public String name() { return "cairn"; }
+                    public String name() { return tableName; }
                     public boolean create() { return false; }
                 };
             }

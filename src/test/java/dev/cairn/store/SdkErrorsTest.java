@@ -5,10 +5,12 @@ import dev.cairn.core.CairnException;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.write.WriteAction;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -46,6 +48,23 @@ class SdkErrorsTest {
         assertThat(CairnException.retryable(timedOut)).isTrue();
         assertThat(SdkErrors.translate(SdkClientException.create("connection refused")).error().detail())
                 .isEqualTo("DynamoDB is unreachable");
+    }
+
+    @Test
+    void refusedCredentialsAreTheServicesFaultNotTheCallersNorPassing() {
+        for (String code : List.of("AccessDeniedException", "UnrecognizedClientException", "ExpiredTokenException")) {
+            CairnException refused = SdkErrors.translate(DynamoDbException.builder().statusCode(400)
+                    .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage("User: arn:aws:iam::1:x").build())
+                    .build());
+            assertThat(refused.error()).isInstanceOfSatisfying(CairnError.InternalError.class, e -> assertThat(e.detail())
+                    .isEqualTo("DynamoDB refused this service's credentials or permissions"));
+            assertThat(CairnException.retryable(refused)).isFalse();
+            assertThat(SdkErrors.answeredError(refused)).contains(code + " (HTTP 400)");
+        }
+        CairnException invalid = SdkErrors.translate(DynamoDbException.builder().statusCode(400)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("ValidationException").build()).build());
+        assertThat(invalid.error()).isInstanceOf(CairnError.ValidationFailed.class);
+        assertThat(SdkErrors.answeredError(SdkErrors.translate(SdkClientException.create("connection refused")))).isEmpty();
     }
 
     @Test
