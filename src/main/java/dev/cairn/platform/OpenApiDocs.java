@@ -384,7 +384,7 @@ public class OpenApiDocs implements OASFilter {
             Map.entry("415", new String[]{"UnsupportedMediaType", "The Content-Type is not one this operation reads"}),
             Map.entry("422", new String[]{"Unprocessable", "Well-formed but not storable: a reference names nothing, or an item or transaction is too large"}),
             Map.entry("429", new String[]{"TooManyRequests", "The caller's write rate or cascade copy budget on this replica is spent (`rateLimit`); nothing was written; retry after Retry-After"}),
-            Map.entry("500", new String[]{"InternalError", "An unexpected fault; the problem says nothing internal"}),
+            Map.entry("500", new String[]{"InternalError", "The service's own fault: DynamoDB refused its credentials or permissions, or a failure nobody foresaw; the problem says nothing internal"}),
             Map.entry("503", new String[]{"Unavailable", "DynamoDB is unavailable or busy, or the aggregate is being written; retry after Retry-After"})));
 
     private static void sharedComponents(OpenAPI openAPI) {

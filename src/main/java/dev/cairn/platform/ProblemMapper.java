@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.cairn.core.CairnError;
+import dev.cairn.store.SdkErrors;
 import dev.cairn.core.CairnException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -127,10 +128,15 @@ public class ProblemMapper {
     /** The problem answer, and ONE log line per failed request: its path, status and code (no bodies). */
     static Response problem(CairnError error, UriInfo uri, Throwable cause) {
         String path = uri == null ? "-" : uri.getPath();
-        if (error.status() >= 500 && error.retryable()) {
-            // A passing state (DynamoDB throttling or away, an aggregate busy), said where it was met: no stack trace,
-            // so that an outage met by many requests costs a line each, not a trace each.
+        if (error instanceof CairnError.ServiceUnavailable) {
+            // A passing state, named by its fixed detail (throttling, no answer in time, unreachable, failed): no stack
+            // trace, so that an outage met by many requests costs a line each, not a trace each.
+            LOG.warnf("request failed: path=%s status=%d code=%s detail=%s", path, error.status(), error.code(), error.detail());
+        } else if (error.status() == 503) {
             LOG.warnf("request failed: path=%s status=%d code=%s", path, error.status(), error.code());
+        } else if (error.status() >= 500 && SdkErrors.answeredError(cause).isPresent()) {
+            // DynamoDB's own answer, logged with its message where it was translated: the trace adds nothing
+            LOG.errorf("request failed: path=%s status=%d code=%s", path, error.status(), error.code());
         } else if (error.status() >= 500) {
             LOG.errorf(cause, "request failed: path=%s status=%d code=%s", path, error.status(), error.code());
         } else {

@@ -189,7 +189,7 @@ public class AggregateStore {
                     }
                     if (attempt >= retries().readAttempts()) {
                         return Uni.createFrom().failure(new CairnException(new CairnError.AggregateBusy(
-                                rootKey + " changed during every one of " + attempt + " reads; retry shortly", 1)));
+                                "the aggregate changed during every one of " + attempt + " reads; retry shortly", 1)));
                     }
                     // A short, jittered pause: the next read starts between two writes rather than in step with them.
                     long pause = ThreadLocalRandom.current().nextLong(10, 20L * attempt + 30);

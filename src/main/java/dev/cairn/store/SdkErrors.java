@@ -72,7 +72,7 @@ public final class SdkErrors {
         }
         if (t instanceof ProvisionedThroughputExceededException || t instanceof RequestLimitExceededException
                 || t instanceof TransactionInProgressException || isThrottling(t)) {
-            LOG.debugf("DynamoDB throttled: %s", t.getMessage());
+            LOG.infof("DynamoDB throttled: %s", t.getMessage());
             return unavailable("DynamoDB is throttling requests; retry shortly", t);
         }
         if (t instanceof TransactionConflictException) {
@@ -107,11 +107,26 @@ public final class SdkErrors {
             return unavailable("DynamoDB did not answer in time; retry shortly", t);
         }
         if (t instanceof SdkClientException) {
-            LOG.warnf("DynamoDB unreachable: %s", t.getMessage());
+            if (causedByIo(t)) {
+                LOG.warnf("DynamoDB unreachable: %s", t.getMessage());
+            } else {
+                // Not the network: the SDK wraps whatever failed inside its pipeline (credentials that could not be
+                // loaded, a marshalling or interceptor failure), and only the trace says which.
+                LOG.warn("DynamoDB call failed before it reached DynamoDB", t);
+            }
             return unavailable("DynamoDB is unreachable", t);
         }
         LOG.error("unexpected failure while calling DynamoDB", t);
         return new CairnException(new CairnError.InternalError("unexpected failure while calling DynamoDB"), t);
+    }
+
+    private static boolean causedByIo(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.io.IOException || c instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Error codes DynamoDB (through IAM and STS) answers when it does not accept the caller's credentials. */

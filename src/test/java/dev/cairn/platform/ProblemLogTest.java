@@ -1,6 +1,9 @@
 package dev.cairn.platform;
 
 import dev.cairn.core.CairnError;
+import dev.cairn.store.SdkErrors;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,7 +17,7 @@ import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One log line per failed request; a passing outage met by many requests costs a line each, not a stack trace each. */
+/** One log line per failed request; an outage met by many requests costs a line each, not a stack trace each. */
 class ProblemLogTest {
 
     private final List<LogRecord> records = new ArrayList<>();
@@ -36,17 +39,26 @@ class ProblemLogTest {
     }
 
     @Test
-    void anUnavailableDynamoDbIsAWarningWithoutTheTraceAndAnUnforeseenFailureAnErrorWithIt() {
-        var cause = new IllegalStateException("from the SDK");
-        ProblemMapper.problem(new CairnError.ServiceUnavailable("DynamoDB is unreachable", 1), null, cause);
-        ProblemMapper.problem(new CairnError.InternalError("the request failed unexpectedly"), null, cause);
+    void passingOutagesAreWarningsWithoutTheTraceAndOnlyAnUnforeseenFailureCarriesIt() {
+        var unforeseen = new IllegalStateException("a bug");
+        var refused = SdkErrors.translate(DynamoDbException.builder().statusCode(400)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("AccessDeniedException").build()).build());
+        ProblemMapper.problem(new CairnError.ServiceUnavailable("DynamoDB is unreachable", 1), null, unforeseen);
+        ProblemMapper.problem(new CairnError.AggregateBusy("the aggregate changed during every one of 20 reads", 1), null, null);
+        ProblemMapper.problem(refused.error(), null, refused);
+        ProblemMapper.problem(new CairnError.InternalError("the request failed unexpectedly"), null, unforeseen);
         ProblemMapper.problem(new CairnError.Conflict("a concurrent transaction touched the same items; retry", true), null, null);
 
-        assertThat(records).hasSize(3);
+        assertThat(records).hasSize(5);
         assertThat(records.get(0).getLevel().intValue()).isEqualTo(Level.WARNING.intValue());
         assertThat(records.get(0).getThrown()).isNull();
-        assertThat(records.get(1).getLevel().intValue()).isGreaterThan(Level.WARNING.intValue());
-        assertThat(records.get(1).getThrown()).isSameAs(cause);
-        assertThat(records.get(2).getLevel().intValue()).isLessThan(Level.WARNING.intValue());
+        assertThat(((org.jboss.logmanager.ExtLogRecord) records.get(0)).getFormattedMessage()).contains("DynamoDB is unreachable");
+        assertThat(records.get(1).getLevel().intValue()).isEqualTo(Level.WARNING.intValue());
+        assertThat(records.get(1).getThrown()).isNull();
+        assertThat(records.get(2).getLevel().intValue()).as("the service's fault").isGreaterThan(Level.WARNING.intValue());
+        assertThat(records.get(2).getThrown()).as("DynamoDB's answer is logged where it is translated").isNull();
+        assertThat(records.get(3).getLevel().intValue()).isGreaterThan(Level.WARNING.intValue());
+        assertThat(records.get(3).getThrown()).isSameAs(unforeseen);
+        assertThat(records.get(4).getLevel().intValue()).isLessThan(Level.WARNING.intValue());
     }
 }
