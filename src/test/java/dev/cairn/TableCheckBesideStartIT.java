@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -32,19 +33,10 @@ class TableCheckBesideStartIT {
             int management = freePort();
             File log = File.createTempFile("cairn-table-check", ".log");
             log.deleteOnExit();
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            var process = new ProcessBuilder(List.of(java, "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=" + management,
-                    "-Dcairn.cursor.secret=a-long-enough-cursor-secret", "-Dcairn.table.create=false",
-                    "-Dquarkus.dynamodb.endpoint-override=http://127.0.0.1:" + silent.getLocalPort(),
-                    // The check cannot end before these: however slow the rest of the start, it is still under way
-                    // when the app first answers.
-                    "-Dquarkus.dynamodb.api-call-timeout=30S", "-Dquarkus.dynamodb.api-call-attempt-timeout=30S",
-                    "-Dquarkus.dynamodb.aws.region=us-east-1", "-Dquarkus.dynamodb.aws.credentials.type=static",
-                    "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=x",
-                    "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=x",
-                    "-Dmp.jwt.verify.publickey.location=" + TestTokens.PUBLIC_KEY_FILE,
-                    "-Dmp.jwt.verify.issuer=" + TestTokens.ISSUER, "-Dmp.jwt.verify.audiences=" + TestTokens.AUDIENCE,
-                    "-jar", "target/quarkus-app/quarkus-run.jar")).redirectErrorStream(true).redirectOutput(log).start();
+            // The check cannot end before the SDK's timeouts: however slow the rest of the start, it is still under
+            // way when the app first answers.
+            var process = start(port, management, silent.getLocalPort(), false, log,
+                    "-Dquarkus.dynamodb.api-call-timeout=30S", "-Dquarkus.dynamodb.api-call-attempt-timeout=30S");
             try {
                 String live = "http://127.0.0.1:" + management + "/q/health/live";
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -78,17 +70,7 @@ class TableCheckBesideStartIT {
             int management = freePort();
             File log = File.createTempFile("cairn-table-create", ".log");
             log.deleteOnExit();
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            var process = new ProcessBuilder(List.of(java, "-Dquarkus.http.port=" + freePort(),
-                    "-Dquarkus.management.port=" + management, "-Dcairn.cursor.secret=a-long-enough-cursor-secret",
-                    "-Dcairn.table.create=true",
-                    "-Dquarkus.dynamodb.endpoint-override=http://127.0.0.1:" + silent.getLocalPort(),
-                    "-Dquarkus.dynamodb.aws.region=us-east-1", "-Dquarkus.dynamodb.aws.credentials.type=static",
-                    "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=x",
-                    "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=x",
-                    "-Dmp.jwt.verify.publickey.location=" + TestTokens.PUBLIC_KEY_FILE,
-                    "-Dmp.jwt.verify.issuer=" + TestTokens.ISSUER, "-Dmp.jwt.verify.audiences=" + TestTokens.AUDIENCE,
-                    "-jar", "target/quarkus-app/quarkus-run.jar")).redirectErrorStream(true).redirectOutput(log).start();
+            var process = start(freePort(), management, silent.getLocalPort(), true, log);
             try {
                 // The creation is retried for 50 s before the start gives up; meanwhile nothing may answer.
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -113,5 +95,22 @@ class TableCheckBesideStartIT {
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
+    }
+
+    /** The packaged app against a DynamoDB endpoint, prod profile with the test key pair, its output in {@code log}. */
+    private static Process start(int port, int management, int dynamoPort, boolean createTable, File log, String... more)
+            throws IOException {
+        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=" + management,
+                "-Dcairn.cursor.secret=a-long-enough-cursor-secret", "-Dcairn.table.create=" + createTable,
+                "-Dquarkus.dynamodb.endpoint-override=http://127.0.0.1:" + dynamoPort,
+                "-Dquarkus.dynamodb.aws.region=us-east-1", "-Dquarkus.dynamodb.aws.credentials.type=static",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.access-key-id=x",
+                "-Dquarkus.dynamodb.aws.credentials.static-provider.secret-access-key=x",
+                "-Dmp.jwt.verify.publickey.location=" + TestTokens.PUBLIC_KEY_FILE,
+                "-Dmp.jwt.verify.issuer=" + TestTokens.ISSUER, "-Dmp.jwt.verify.audiences=" + TestTokens.AUDIENCE));
+        command.addAll(List.of(more));
+        command.addAll(List.of("-jar", "target/quarkus-app/quarkus-run.jar"));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
     }
 }
