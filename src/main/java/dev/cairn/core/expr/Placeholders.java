@@ -3,6 +3,7 @@ package dev.cairn.core.expr;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,14 +42,18 @@ public final class Placeholders {
         return placeholder;
     }
 
-    /** The names map, or null when empty (DynamoDB rejects an empty map). */
+    /**
+     * The names map in the order the placeholders were made, or null when empty (DynamoDB rejects an empty map). Not
+     * {@code Map.copyOf}: its iteration order changes from one JVM to the next, and a request should read the same
+     * in every process.
+     */
     public Map<String, String> names() {
-        return names.isEmpty() ? null : Map.copyOf(names);
+        return names.isEmpty() ? null : Collections.unmodifiableMap(new LinkedHashMap<>(names));
     }
 
-    /** The values map, or null when empty (DynamoDB rejects an empty map). */
+    /** The values map in the order the placeholders were made, or null when empty. */
     public Map<String, AttributeValue> values() {
-        return values.isEmpty() ? null : Map.copyOf(values);
+        return values.isEmpty() ? null : Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
     /**

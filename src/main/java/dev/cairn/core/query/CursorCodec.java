@@ -29,7 +29,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Opaque pagination cursors: the LastEvaluatedKey (string key attributes), deflated and sealed with AES-256-GCM
+ * Opaque pagination cursors: the LastEvaluatedKey (string key attributes), deflated when long and sealed with AES-256-GCM
  * under a key derived from the cursor secret, with the query binding as associated data; base64url of
  * {@code nonce ‖ ciphertext ‖ tag}. The key DynamoDB returns is the last item it READ, which on a filtered
  * Query may belong to someone the caller cannot see: encryption keeps it unreadable, and the tag makes a
@@ -41,6 +41,14 @@ public final class CursorCodec {
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
     private static final int MAX_CURSOR_CHARS = 8192;
+    /**
+     * Keys this long or longer are deflated. A shorter one (a single partition's key) is sealed as it is, behind a
+     * zero byte: deflating it saved a few bytes and cost a reset of the deflater's 64 KB tables, about 2 % of a
+     * listing request's CPU. What the deflater writes for a cursor's key never starts with a zero byte (one final
+     * block), so cursors sealed before are told apart and still open.
+     */
+    static final int DEFLATE_FROM = 256;
+    private static final byte UNCOMPRESSED = 0;
     /** The fewest characters a cursor secret may have (the current one and every previous one). */
     public static final int MIN_SECRET_LENGTH = 16;
     public static final String SECRET_TOO_SHORT = "must have at least " + MIN_SECRET_LENGTH + " characters";
@@ -170,7 +178,14 @@ public final class CursorCodec {
                 out.writeUTF(entry.getKey());
                 out.writeUTF(entry.getValue().s());
             }
-            return deflate(bytes.toByteArray());
+            byte[] raw = bytes.toByteArray();
+            if (raw.length >= DEFLATE_FROM) {
+                return deflate(raw);
+            }
+            byte[] marked = new byte[raw.length + 1];
+            marked[0] = UNCOMPRESSED;
+            System.arraycopy(raw, 0, marked, 1, raw.length);
+            return marked;
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -218,7 +233,9 @@ public final class CursorCodec {
     }
 
     private static Map<String, AttributeValue> deserialize(byte[] payload) throws IOException {
-        var in = new DataInputStream(new ByteArrayInputStream(inflate(payload)));
+        var in = new DataInputStream(payload.length > 0 && payload[0] == UNCOMPRESSED
+                ? new ByteArrayInputStream(payload, 1, payload.length - 1)
+                : new ByteArrayInputStream(inflate(payload)));
         int count = in.readUnsignedByte();
         var key = new LinkedHashMap<String, AttributeValue>();
         for (int i = 0; i < count; i++) {

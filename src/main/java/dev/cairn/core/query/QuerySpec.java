@@ -102,11 +102,14 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
                 .build();
     }
 
-    /** A stable description of what this query selects (not its page size), bound into its cursors. */
+    /**
+     * A stable description of what this query selects (not its page size), bound into its cursors: the same text in
+     * every process (both maps sorted), so a cursor one replica sealed opens on any other.
+     */
     public String binding() {
         QueryRequest r = toRequest("-", null);
         return index + "|" + r.keyConditionExpression() + "|" + r.filterExpression() + "|" + descending + "|"
-                + r.expressionAttributeNames() + "|" + new TreeMap<>(r.expressionAttributeValues());
+                + new TreeMap<>(r.expressionAttributeNames()) + "|" + new TreeMap<>(r.expressionAttributeValues());
     }
 
     public static final class Builder {

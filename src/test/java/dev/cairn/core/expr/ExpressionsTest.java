@@ -10,6 +10,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExpressionsTest {
 
     @Test
+    void placeholdersKeepTheOrderTheyWereMadeIn() {
+        var p = new Placeholders();
+        for (String name : java.util.List.of("pk", "sk", "status", "title", "createdBy", "a", "b", "c", "d", "e", "f", "g")) {
+            p.name(name);
+            p.value(AttributeValue.fromS(name));
+        }
+        assertThat(p.names().keySet()).containsExactly("#n0", "#n1", "#n2", "#n3", "#n4", "#n5", "#n6", "#n7", "#n8",
+                "#n9", "#n10", "#n11");
+        assertThat(p.values().keySet()).containsExactly(":v0", ":v1", ":v2", ":v3", ":v4", ":v5", ":v6", ":v7", ":v8",
+                ":v9", ":v10", ":v11");
+    }
+
+    @Test
     void conditionsUseOnlyPlaceholders() {
         var p = new Placeholders();
         String text = Condition.attributeNotExists("pk")

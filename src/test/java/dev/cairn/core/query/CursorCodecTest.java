@@ -95,6 +95,56 @@ class CursorCodecTest {
         assertInvalid(() -> rotated.decode(globex.binding(), before));
     }
 
+    @Test
+    void aCursorSealedWhenEveryKeyWasDeflatedStillOpens() {
+        // sealed by the codec of 2026-11-26 (d92849a), which deflated every key: lastKey, under this test's secret
+        // and acme's binding
+        String sealedBefore = "uwk4vY5VJm4qadxlO3nufuf_MoEm-oiAxQckVJTKO9hC6z1fxkWLiW_JHshTkv773Rlw560fjtsyCMY";
+        assertThat(codec.decode(acme.binding(), sealedBefore)).isEqualTo(lastKey);
+    }
+
+    @Test
+    void aQuerysBindingReadsTheSameInEveryProcess() {
+        // Both maps sorted: a map's own iteration order (Map.copyOf's) may differ between two replicas' JVMs, and a
+        // cursor sealed under one order does not open under another.
+        assertThat(acme.binding()).isEqualTo("TABLE|#n0 = :v0 AND begins_with(#n1, :v1)|null|true|{#n0=pk, #n1=sk}"
+                + "|{:v0=AttributeValue(S=WS#acme), :v1=AttributeValue(S=PROJ#)}");
+    }
+
+    @Test
+    void aLongKeyIsDeflatedAndAShortOneIsNot() {
+        var fanOut = new java.util.HashMap<String, AttributeValue>();
+        for (int shard = 0; shard < 8; shard++) {
+            fanOut.put("k" + shard, AttributeValue.fromS("WS#acme#SHARD#" + shard + "#PROJ#1795683608649358-jbc0z"));
+        }
+        String shortCursor = codec.encode(acme.binding(), lastKey);
+        String longCursor = codec.encode(acme.binding(), fanOut);
+        assertThat(codec.decode(acme.binding(), longCursor)).isEqualTo(fanOut);
+        // nonce (12) + marker (1) + the key as written (1 + 4 strings with 2-byte lengths) + tag (16), in base64url
+        int shortPayload = 1 + 1 + (2 + 2) + (2 + 7) + (2 + 2) + (2 + 9);
+        assertThat(Base64.getUrlDecoder().decode(shortCursor)).hasSize(12 + shortPayload + 16);
+        // 8 keys of about 50 characters: well under half of that once deflated
+        assertThat(Base64.getUrlDecoder().decode(longCursor).length).isLessThan(12 + 16 + 8 * 55 / 2);
+    }
+
+    @Test
+    void whatTheDeflaterWritesForAKeyNeverStartsWithTheUncompressedMarker() {
+        var random = new java.util.Random(7);
+        for (int i = 0; i < 2_000; i++) {
+            var key = new java.util.HashMap<String, AttributeValue>();
+            int attributes = 1 + random.nextInt(4);
+            for (int a = 0; a < attributes; a++) {
+                var value = new StringBuilder();
+                int length = 20 + random.nextInt(280);
+                for (int c = 0; c < length; c++) {
+                    value.append((char) (random.nextBoolean() ? 32 + random.nextInt(95) : 0x100 + random.nextInt(0x2000)));
+                }
+                key.put("k" + a, AttributeValue.fromS(value.toString()));
+            }
+            assertThat(codec.decode(acme.binding(), codec.encode(acme.binding(), key))).isEqualTo(key);
+        }
+    }
+
     private static void assertInvalid(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
         assertThatThrownBy(call).isInstanceOfSatisfying(CairnException.class,
                 e -> assertThat(e.error().code()).isEqualTo("InvalidCursor"));
