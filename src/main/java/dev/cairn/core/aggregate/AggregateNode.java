@@ -1,6 +1,7 @@
 package dev.cairn.core.aggregate;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,8 @@ public final class AggregateNode {
         this.entityType = builder.entityType;
         this.label = builder.label;
         this.fields = List.copyOf(builder.fields);
-        this.refs = Map.copyOf(builder.refs);
+        // in declaration order, the same in every JVM (Map.copyOf's is not): the refs become a Query's projection
+        this.refs = Collections.unmodifiableMap(new LinkedHashMap<>(builder.refs));
         this.self = builder.self;
         this.edges = List.copyOf(builder.edges);
         this.keyField = builder.keyField;
