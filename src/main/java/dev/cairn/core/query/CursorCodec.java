@@ -47,7 +47,7 @@ public final class CursorCodec {
      * listing request's CPU. What the deflater writes for a cursor's key never starts with a zero byte (one final
      * block), so cursors sealed before are told apart and still open.
      */
-    static final int DEFLATE_FROM = 256;
+    private static final int DEFLATE_FROM = 256;
     private static final byte UNCOMPRESSED = 0;
     /** The fewest characters a cursor secret may have (the current one and every previous one). */
     public static final int MIN_SECRET_LENGTH = 16;
