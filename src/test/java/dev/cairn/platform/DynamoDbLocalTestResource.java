@@ -31,7 +31,7 @@ public class DynamoDbLocalTestResource implements QuarkusTestResourceLifecycleMa
                 Map.entry("mp.jwt.verify.publickey.location", TestTokens.PUBLIC_KEY_FILE.toUri().toString()),
                 Map.entry("mp.jwt.verify.issuer", TestTokens.ISSUER),
                 Map.entry("mp.jwt.verify.audiences", TestTokens.AUDIENCE),
-                Map.entry("quarkus.management.port", "9001"),
+                Map.entry("quarkus.management.port", String.valueOf(Management.TEST_PORT)),
                 Map.entry("quarkus.dynamodb.aws.region", "us-east-1"),
                 Map.entry("quarkus.dynamodb.aws.credentials.type", "static"),
                 Map.entry("quarkus.dynamodb.aws.credentials.static-provider.access-key-id", "local"),

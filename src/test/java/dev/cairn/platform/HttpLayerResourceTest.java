@@ -27,7 +27,7 @@ import static org.hamcrest.Matchers.not;
 @QuarkusTest
 class HttpLayerResourceTest {
 
-    private static final int PORT = 8081;
+    private static final int PORT = Integer.getInteger("quarkus.http.test-port", 8081);
 
     record Raw(int status, Map<String, String> headers, String body) {
         String header(String name) {

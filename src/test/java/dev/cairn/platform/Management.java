@@ -7,8 +7,8 @@ import static io.restassured.RestAssured.given;
 /** Requests to the management interface (health, metrics, API documents), which is not the public port. */
 public final class Management {
 
-    /** Quarkus' default management port in test mode (quarkus.management.test-port). */
-    public static final int TEST_PORT = 9001;
+    /** The management port in test mode (quarkus.management.test-port, which the build may set; Quarkus defaults to 9001). */
+    public static final int TEST_PORT = Integer.getInteger("quarkus.management.test-port", 9001);
 
     private Management() {
     }

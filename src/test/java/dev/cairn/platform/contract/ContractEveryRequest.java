@@ -3,6 +3,7 @@ package dev.cairn.platform.contract;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.junit.callback.QuarkusTestBeforeEachCallback;
 import io.quarkus.test.junit.callback.QuarkusTestMethodContext;
+import dev.cairn.platform.Management;
 import io.restassured.RestAssured;
 
 import java.net.URI;
@@ -17,7 +18,7 @@ import java.net.http.HttpResponse;
  */
 public class ContractEveryRequest implements QuarkusTestBeforeEachCallback {
 
-    private static final int MANAGEMENT_PORT = 9001;
+    private static final int MANAGEMENT_PORT = Management.TEST_PORT;
     private static volatile OpenApiValidationFilter installed;
     private static volatile String servedBy;
 

@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @QuarkusTest
 class GenerativeContractTest {
 
-    private static final int PORT = 8081;
+    private static final int PORT = Integer.getInteger("quarkus.http.test-port", 8081);
     private static final int VALID_PER_OPERATION = 4;
     private static final long SEED = Long.getLong("contract.seed", 20261125L);
     private static final Set<String> DIAGNOSTICS = Set.of("x-request-id", "x-dynamodb-calls", "x-dynamodb-capacity", "server-timing");
