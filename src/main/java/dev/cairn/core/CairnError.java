@@ -173,6 +173,16 @@ public sealed interface CairnError {
         public Map<String, Object> extensions() { return Map.of("count", count); }
     }
 
+    /** A maintenance job that scans the table cannot start while the jobs already scanning hold every slot. */
+    record MaintenanceBusy(String detail, List<String> runningJobs) implements CairnError {
+        public MaintenanceBusy {
+            runningJobs = List.copyOf(runningJobs);
+        }
+        public int status() { return 409; }
+        public String title() { return "Maintenance busy"; }
+        public Map<String, Object> extensions() { return Map.of("runningJobs", runningJobs); }
+    }
+
     /** An aggregate is being written by another request right now (multi-transaction write in progress). */
     record AggregateBusy(String detail, int retryAfterSeconds) implements CairnError {
         public int status() { return 503; }
@@ -207,17 +217,31 @@ public sealed interface CairnError {
         }
     }
 
-    /** One failed action of a cancelled transaction; {@code oldItem} holds the stored item when returned. */
-    record ActionFailure(int index, String pk, String sk, String reason, String message,
+    /**
+     * One failed action of a cancelled transaction: {@code item} names it in the API's words (an entity and its id,
+     * never its storage key); {@code oldItem} holds the stored item when returned. The keys stay for the logs.
+     */
+    record ActionFailure(int index, String pk, String sk, String item, String reason, String message,
                          Map<String, AttributeValue> oldItem) {
         public Map<String, Object> describe() {
             var out = new LinkedHashMap<String, Object>();
             out.put("index", index);
-            out.put("pk", pk);
-            out.put("sk", sk);
+            out.put("item", item);
             out.put("reason", reason);
             return out;
         }
+    }
+
+    /** A request line longer than the HTTP layer reads (the path and query together). */
+    record UriTooLong(String detail) implements CairnError {
+        public int status() { return 414; }
+        public String title() { return "URI too long"; }
+    }
+
+    /** A request head larger than the HTTP layer reads. */
+    record HeadersTooLarge(String detail) implements CairnError {
+        public int status() { return 431; }
+        public String title() { return "Request header fields too large"; }
     }
 
     record UnsupportedMediaType(String detail) implements CairnError {
@@ -236,18 +260,22 @@ public sealed interface CairnError {
     }
 
     /**
-     * A body too large to read, or a patch that would build too much: {@code limit} (operations) or
-     * {@code limitBytes} (the document) names the limit it passes, when there is one to name.
+     * A body too large to read, or a patch that would build or do too much: {@code limit} (operations),
+     * {@code limitBytes} (the document) or {@code limitWork} (the work units a patch may spend) names the limit it
+     * passes, when there is one to name.
      */
-    record PayloadTooLarge(String detail, Integer limit, Long limitBytes) implements CairnError {
+    record PayloadTooLarge(String detail, Integer limit, Long limitBytes, Long limitWork) implements CairnError {
         public PayloadTooLarge(String detail) {
-            this(detail, null, null);
+            this(detail, null, null, null);
         }
         public static PayloadTooLarge operations(String detail, int limit) {
-            return new PayloadTooLarge(detail, limit, null);
+            return new PayloadTooLarge(detail, limit, null, null);
         }
         public static PayloadTooLarge bytes(String detail, long limitBytes) {
-            return new PayloadTooLarge(detail, null, limitBytes);
+            return new PayloadTooLarge(detail, null, limitBytes, null);
+        }
+        public static PayloadTooLarge work(String detail, long limitWork) {
+            return new PayloadTooLarge(detail, null, null, limitWork);
         }
         public int status() { return 413; }
         public String title() { return "Payload too large"; }
@@ -255,6 +283,7 @@ public sealed interface CairnError {
             var ext = new LinkedHashMap<String, Object>();
             if (limit != null) ext.put("limit", limit);
             if (limitBytes != null) ext.put("limitBytes", limitBytes);
+            if (limitWork != null) ext.put("limitWork", limitWork);
             return ext;
         }
     }

@@ -371,9 +371,16 @@ public class DeclaredService {
         return cascades.patch(target, seen, ifMatch, mode, what).map(patched -> new Changed(entity, patched.stored(), patched));
     }
 
-    /** Deleted only while nothing depends on it (edges, children, copies): 409 StillReferenced otherwise. */
+    /**
+     * Deleted only while nothing depends on it (edges, children, copies): 409 StillReferenced otherwise. An entity
+     * copied into other items is reference data: only an admin deletes it, as the hand-written reference routes.
+     */
     public Uni<Void> delete(DeclaredEntity entity, Address address, String parameter, Long ifMatch) {
         actOn(entity, address, parameter);
+        if (models.plan().cascade(entity.name()) != null) {
+            Caller.current().require(Caller.Role.ADMIN, "deleting a " + entity.name()
+                    + " (reference data: other items hold copies of it)");
+        }
         if (address.owner() != null) {
             // Under an owner: read to see whose it is (an owner never changes), then delete as anywhere else.
             return get(entity, address).chain(stored -> delete(entity, address.identity(), ifMatch, what(entity, address)));

@@ -108,12 +108,18 @@ public class CascadeJobResource {
 
     /** A {@code state} query parameter: running when absent, else exactly one of the states' names (lower case). */
     static Job.State state(String value) {
+        return state(value, false);
+    }
+
+    /** The {@code state} parameter (default running); {@code cancelled} only where jobs can be cancelled. */
+    static Job.State state(String value, boolean cancellable) {
         if (value == null && !Http.sentEmpty("state")) {
             return Job.State.RUNNING;
         }
         Job.State state = Job.State.ofWire(value);
-        if (state == null) {
-            throw Http.invalid("state", "must be pending, running, done or failed");
+        if (state == null || state == Job.State.CANCELLED && !cancellable) {
+            throw Http.invalid("state", cancellable ? "must be pending, running, done, failed or cancelled"
+                    : "must be pending, running, done or failed");
         }
         return state;
     }

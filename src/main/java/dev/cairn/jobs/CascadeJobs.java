@@ -14,6 +14,7 @@ import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Catalog;
 import dev.cairn.store.CascadeStore;
+import dev.cairn.store.CopyBudget;
 import dev.cairn.store.EntityStore.RawPage;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
@@ -33,7 +34,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntConsumer;
 
 /**
  * Cascades as durable jobs. The source's update and its job record commit in ONE transaction, so a committed
@@ -104,11 +104,11 @@ public class CascadeJobs {
     /**
      * Starts running a job of ours, detached from the caller: it goes on when the caller stops waiting. The Uni
      * answers the job as it ended, or null when the job went to another replica (or could not be run now; it is
-     * then resumed after its lease expires). {@code charge} learns each page's copy writes as they are made (the
-     * caller's copy budget); a job resumed elsewhere charges nobody.
+     * then resumed after its lease expires). Each page's copy writes are taken from {@code budget} (the copy budget
+     * of the caller whose write caused it) before they are written; a job resumed elsewhere charges nobody.
      */
-    public Uni<Job> start(Job job, IntConsumer charge) {
-        Uni<Job> run = run(job, charge).onFailure().recoverWithItem(failure -> {
+    public Uni<Job> start(Job job, CopyBudget budget) {
+        Uni<Job> run = run(job, budget).eventually(budget::close).onFailure().recoverWithItem(failure -> {
             LOG.warnf("cascade job %s stopped (%s); it resumes from its checkpoint once its lease expires",
                     job.id(), failure.getMessage());
             return null;
@@ -133,11 +133,11 @@ public class CascadeJobs {
                         source.version(), EntitySpec.versionOf(item));
                 return finish(job, job.progress(), State.DONE);
             }
-            return run(job, copies -> { });
+            return run(job, CopyBudget.UNLIMITED);
         });
     }
 
-    private Uni<Job> run(Job job, IntConsumer charge) {
+    private Uni<Job> run(Job job, CopyBudget budget) {
         if (!running.add(job.id())) {
             return Uni.createFrom().nullItem();
         }
@@ -150,10 +150,10 @@ public class CascadeJobs {
             }
             int pageSize = config.jobs().pageSize();
             List<QuerySpec> queries = spec.copies().apply(source.id()).stream().map(q -> q.withLimit(pageSize)).toList();
-            Progress at = job.progress();
+            Progress at = job.resumeFrom();
             var heartbeat = jobs.keepAlive(job, () -> stopping);
             return pages(job, source, spec, queries, at, read(queries, at.step(), at.position()),
-                    Uni.createFrom().item(true), charge).eventually(heartbeat::cancel);
+                    Uni.createFrom().item(true), budget).eventually(heartbeat::cancel);
         }).eventually(() -> running.remove(job.id()));
     }
 
@@ -176,7 +176,7 @@ public class CascadeJobs {
      * checkpoint (the job was taken over) stops this run.
      */
     private Uni<Job> pages(Job job, CascadeSource source, CascadeSpec spec, List<QuerySpec> queries, Progress progress,
-                           Uni<Optional<PageRead>> reading, Uni<Boolean> checkpointed, IntConsumer charge) {
+                           Uni<Optional<PageRead>> reading, Uni<Boolean> checkpointed, CopyBudget budget) {
         return reading.chain(current -> {
             if (current.isEmpty()) {
                 return checkpointed.chain(ours -> ours
@@ -185,8 +185,7 @@ public class CascadeJobs {
             PageRead page = current.get();
             Uni<Optional<PageRead>> next = read(queries, page.nextStep(), page.nextPosition());
             return Uni.combine().all().unis(cascades.writePage(page.page().items(), source, spec.planner(),
-                            config.cascade().concurrency(), config.jobs().retryFor())
-                            .invoke(written -> charge.accept(written.attempted())), next, checkpointed).asTuple()
+                            config.cascade().concurrency(), config.jobs().retryFor(), budget), next, checkpointed).asTuple()
                     .chain(all -> {
                         if (!all.getItem3()) {
                             return lost(job);
@@ -202,7 +201,7 @@ public class CascadeJobs {
                         Uni<Boolean> checkpoint = jobs.checkpoint(job, after).memoize().indefinitely();
                         checkpoint.subscribe().with(ours -> { }, failure -> { });
                         return pages(job, source, spec, queries, after, Uni.createFrom().item(all.getItem2()), checkpoint,
-                                charge);
+                                budget);
                     });
         });
     }

@@ -54,18 +54,23 @@ public class ListBackfills {
         this.config = config;
     }
 
-    /** Records a new backfill job of ours and starts it detached; answers the job as recorded. */
+    /**
+     * Records a new backfill job of ours and starts it detached; answers the job as recorded. It Scans the table, so
+     * it takes a scan slot with its record, or is refused (409 MaintenanceBusy) while every slot is held.
+     */
     public Uni<Job> start(Aggregate aggregate) {
         return Uni.createFrom().deferred(() -> {
             Instant now = store.now();
             String id = JobTable.newId(now);
             Map<String, AttributeValue> target = Map.of("aggregate", AttributeValue.fromS(aggregate.name()));
-            var job = Job.started(id, Job.LIST_BACKFILL, target,
-                    new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease())), now);
-            return store.write(jobs.create(Job.LIST_BACKFILL, id, target)).invoke(() -> run(job)
-                    .onFailure().invoke(failure -> LOG.warnf("list backfill %s stopped (%s); it resumes from its "
-                            + "checkpoint once its lease expires", id, failure.getMessage()))
-                    .subscribe().with(done -> { }, failure -> { })).replaceWith(job);
+            return jobs.recordInSlot(id, config.reconcile().maxScans(),
+                            slot -> jobs.create(Job.LIST_BACKFILL, id, Reconciles.inSlot(target, slot)))
+                    .map(slot -> Job.started(id, Job.LIST_BACKFILL, Reconciles.inSlot(target, slot),
+                            new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease())), now))
+                    .invoke(job -> run(job)
+                            .onFailure().invoke(failure -> LOG.warnf("list backfill %s stopped (%s); it resumes from its "
+                                    + "checkpoint once its lease expires", id, failure.getMessage()))
+                            .subscribe().with(done -> { }, failure -> { }));
         });
     }
 

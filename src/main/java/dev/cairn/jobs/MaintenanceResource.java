@@ -63,8 +63,8 @@ public class MaintenanceResource {
 
     /**
      * Starts the job that lists the roots of an aggregate stored before its lists existed (e.g. {@code Match}):
-     * 1 PutItem of the job, then detached, per Scan page of 500 items one UpdateItem per root to list and a
-     * checkpoint. Safe to start again at any time: roots listed already are left alone.
+     * 1 TransactWriteItems of the job and its scan slot, then detached, per Scan page of 500 items one UpdateItem per
+     * root to list and a checkpoint. Safe to start again at any time: roots listed already are left alone.
      */
     @POST
     @AdminOnly
@@ -73,6 +73,8 @@ public class MaintenanceResource {
     @APIResponse(responseCode = "202", description = "The job is recorded and running: follow it at Location",
             headers = @Header(name = "Location", description = "The job: GET /maintenance/jobs/{id}", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(schema = @Schema(implementation = ApiSchemas.ListBackfillJob.class)))
+    @APIResponse(responseCode = "409", description = "MaintenanceBusy: as many jobs scanning the table as "
+            + "cairn.reconcile.max-scans allows run already (`runningJobs`); nothing was started")
     @Operation(operationId = "startListBackfill", summary = "Backfill an aggregate's lists (keys and summaries of roots stored before lists existed), as a durable job")
     public Uni<RestResponse<Map<String, Object>>> startListBackfill(@RestPath String aggregate) {
         Caller.current().requireAllWorkspaces("a list backfill");
@@ -85,8 +87,9 @@ public class MaintenanceResource {
     }
 
     /**
-     * Starts the job that rewrites every copy older than its source's current version: 1 PutItem of the job, then
-     * detached, paced to {@code rate} copies checked per second. One source reads its copy queries; an entity type
+     * Starts the job that rewrites every copy older than its source's current version: 1 PutItem of the job (1
+     * TransactWriteItems with its scan slot when it Scans the table), then detached, paced to {@code rate} copies
+     * checked per second. One source reads its copy queries; an entity type
      * or everything Scans the table (every item read, copies or not) and per page reads the distinct sources with
      * ONE strongly consistent BatchGetItem. Only stale copies are written. Safe to start again at any time.
      */
@@ -98,6 +101,9 @@ public class MaintenanceResource {
     @APIResponse(responseCode = "202", description = "The job is recorded and running: follow it at Location",
             headers = @Header(name = "Location", description = "The job: GET /maintenance/jobs/{id}", schema = @Schema(type = SchemaType.STRING)),
             content = @Content(schema = @Schema(implementation = ApiSchemas.ReconcileJob.class)))
+    @APIResponse(responseCode = "409", description = "MaintenanceBusy: a reconcile of an entity type or of everything "
+            + "Scans the table, and as many such jobs as cairn.reconcile.max-scans allows run already (`runningJobs`); "
+            + "nothing was started")
     @Operation(operationId = "startReconcile", summary = "Reconcile copies with their sources (one source, one entity type or everything), as a durable, paced job")
     public Uni<RestResponse<Map<String, Object>>> startReconcile(@Valid @NotNull ReconcileRequest body) {
         Caller.current().requireAllWorkspaces("a reconcile");
@@ -106,7 +112,11 @@ public class MaintenanceResource {
     }
 
     private ReconcileScope scope(ReconcileRequest body) {
-        int rate = body.rate() == null ? config.reconcile().rate() : body.rate();
+        int max = config.reconcile().maxRate();
+        if (body.rate() != null && body.rate() > max) {
+            throw Http.invalid("rate", "must be at most " + max + " (cairn.reconcile.max-rate)");
+        }
+        int rate = body.rate() == null ? Math.min(max, config.reconcile().rate()) : body.rate();
         if (body.entity() == null) {
             if (body.id() != null) {
                 throw Http.invalid("id", "names a source of an entity type: give entity too");
@@ -121,16 +131,48 @@ public class MaintenanceResource {
         return ReconcileScope.of(spec.entity(), body.id(), rate);
     }
 
-    /** {@code state}: pending, running, done or failed (default running); finished ones newest first. */
+    /**
+     * Cancels a maintenance job that has not ended (1 GetItem, then 1 UpdateItem — a TransactWriteItems with its scan
+     * slot when it holds one): it stops after the page it is on, keeps the counts it reached, and its scan slot is
+     * free at once. A job that ended already is a 409.
+     */
+    @POST
+    @AdminOnly
+    @Path("jobs/{id}/cancel")
+    @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
+    @APIResponse(responseCode = "200", description = "The job, cancelled", content = @Content(schema = @Schema(oneOf = {
+            ApiSchemas.ListBackfillJob.class, ApiSchemas.ReconcileJob.class})))
+    @APIResponse(responseCode = "409", description = "Conflict: the job has ended already (done, failed or cancelled)")
+    @Operation(operationId = "cancelMaintenanceJob", summary = "Cancel a running maintenance job (reconcile or list backfill)")
+    public Uni<Map<String, Object>> cancel(@RestPath String id) {
+        Caller.current().requireAllWorkspaces("a maintenance job");
+        return jobs.get(Http.id("id", id)).chain(job -> {
+            if (job == null || !(Job.LIST_BACKFILL.equals(job.kind()) || Job.RECONCILE.equals(job.kind()))) {
+                throw new CairnException(new CairnError.NotFound("maintenance job " + id + " does not exist"));
+            }
+            return jobs.cancel(job).chain(cancelled -> {
+                if (!cancelled) {
+                    throw new CairnException(new CairnError.Conflict("maintenance job " + id + " has ended already"));
+                }
+                return jobs.get(job.id());
+            }).map(MaintenanceResource::view);
+        });
+    }
+
+    private static Map<String, Object> view(Job job) {
+        return Job.LIST_BACKFILL.equals(job.kind()) ? ListBackfills.view(job) : Reconciles.view(job);
+    }
+
+    /** {@code state}: pending, running, done, failed or cancelled (default running); finished ones newest first. */
     @GET
     @AdminOnly
     @Path("reconcile")
     @APIResponse(responseCode = "200", description = "OK", content = @Content(schema = @Schema(implementation = ApiSchemas.ReconcileJobPage.class)))
-    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"pending", "running", "done", "failed"}, defaultValue = "running"))
+    @Parameter(name = "state", in = ParameterIn.QUERY, schema = @Schema(enumeration = {"pending", "running", "done", "failed", "cancelled"}, defaultValue = "running"))
     @Operation(operationId = "listReconcileJobs", summary = "Reconcile jobs in a state (1 Query per shard of the job index)")
     public Uni<Page<Map<String, Object>>> reconcileJobs(@RestQuery String state, @RestQuery String limit, @RestQuery String cursor) {
         Caller.current().requireAllWorkspaces("the list of reconcile jobs");
-        return jobs.list(CascadeJobResource.state(state), Http.limit(limit), cursor)
+        return jobs.list(CascadeJobResource.state(state, true), Http.limit(limit), cursor)
                 .map(page -> new Page<>(page.items().stream().filter(j -> Job.RECONCILE.equals(j.kind()))
                         .map(Reconciles::view).toList(), page.next()));
     }

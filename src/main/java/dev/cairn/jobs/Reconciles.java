@@ -14,6 +14,7 @@ import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Catalog;
 import dev.cairn.platform.TableProvisioner;
 import dev.cairn.store.CascadeStore;
+import dev.cairn.store.CopyBudget;
 import dev.cairn.store.CopyScan;
 import dev.cairn.store.EntityStore.RawPage;
 import dev.cairn.store.EntityStore;
@@ -90,18 +91,34 @@ public class Reconciles {
                 .equals(entity.toLowerCase(Locale.ROOT))).findFirst().orElse(null);
     }
 
-    /** Records a new reconcile of ours and starts it detached; answers the job as recorded. */
+    /**
+     * Records a new reconcile of ours and starts it detached; answers the job as recorded. One that Scans the table
+     * (an entity type or everything) takes a scan slot with its record, or is refused (409 MaintenanceBusy) while
+     * {@code cairn.reconcile.max-scans} such jobs run.
+     */
     public Uni<Job> start(ReconcileScope scope) {
         return Uni.createFrom().deferred(() -> {
             Instant now = store.now();
             String id = JobTable.newId(now);
-            var job = Job.started(id, Job.RECONCILE, scope.toAttributes(),
-                    new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease())), now);
-            return store.write(jobs.create(Job.RECONCILE, id, scope.toAttributes())).invoke(() -> run(job)
-                    .onFailure().invoke(failure -> LOG.warnf("reconcile %s stopped (%s); it resumes from its "
-                            + "checkpoint once its lease expires", id, failure.getMessage()))
-                    .subscribe().with(done -> { }, failure -> { })).replaceWith(job);
+            Map<String, AttributeValue> target = scope.toAttributes();
+            Uni<Map<String, AttributeValue>> recorded = scope.id() != null
+                    ? store.write(jobs.create(Job.RECONCILE, id, target)).replaceWith(target)
+                    : jobs.recordInSlot(id, config.reconcile().maxScans(),
+                            slot -> jobs.create(Job.RECONCILE, id, inSlot(target, slot))).map(slot -> inSlot(target, slot));
+            return recorded.map(held -> Job.started(id, Job.RECONCILE, held,
+                            new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease())), now))
+                    .invoke(job -> run(job)
+                            .onFailure().invoke(failure -> LOG.warnf("reconcile %s stopped (%s); it resumes from its "
+                                    + "checkpoint once its lease expires", id, failure.getMessage()))
+                            .subscribe().with(done -> { }, failure -> { }));
         });
+    }
+
+    /** A job's target naming the scan slot it holds. */
+    static Map<String, AttributeValue> inSlot(Map<String, AttributeValue> target, int slot) {
+        var out = new LinkedHashMap<>(target);
+        out.put(Job.SLOT, AttributeValue.fromN(Integer.toString(slot)));
+        return out;
     }
 
     /** Resumes a reconcile taken over from a dead owner (or scheduled), from its checkpoint. */
@@ -147,10 +164,15 @@ public class Reconciles {
             }
             String id = periodicId(every, period);
             var target = ReconcileScope.everything(config.reconcile().rate()).toAttributes();
-            return store.write(jobs.schedule(Job.RECONCILE, id, target, store.now()))
+            // The schedule takes a scan slot like a reconcile started by hand: a period whose slots are all held is
+            // skipped. Scheduled by another replica already: its slot-and-record transaction is refused here.
+            return jobs.recordInSlot(id, config.reconcile().maxScans(),
+                            slot -> jobs.schedule(Job.RECONCILE, id, inSlot(target, slot), store.now()))
                     .invoke(() -> LOG.infof("scheduled the periodic reconcile %s", id))
-                    .onFailure(failure -> CairnException.is(failure, CairnError.Conflict.class)
-                            && !CairnException.retryable(failure)).recoverWithNull()
+                    .onFailure(failure -> CairnException.is(failure, CairnError.MaintenanceBusy.class)).invoke(failure ->
+                            LOG.infof("periodic reconcile %s skipped: %s", id, failure.getMessage()))
+                    .onFailure(failure -> CairnException.is(failure, CairnError.Conflict.class,
+                            CairnError.MaintenanceBusy.class) && !CairnException.retryable(failure)).recoverWithNull()
                     .replaceWithVoid();
         });
     }
@@ -315,7 +337,7 @@ public class Reconciles {
             return Uni.createFrom().item(new Counts(copies, 0, 0, copies, List.of()));
         }
         return cascades.writePage(group.items(), group.spec().sourceOf(group.sourceId(), source), group.spec().planner(),
-                        config.cascade().concurrency(), config.jobs().retryFor())
+                        config.cascade().concurrency(), config.jobs().retryFor(), CopyBudget.UNLIMITED)
                 .invoke(outcome -> metrics.repaired(entity, outcome.updated()))
                 .map(outcome -> new Counts(copies, outcome.updated(), outcome.skipped(), 0, outcome.failures()));
     }

@@ -40,9 +40,13 @@ public final class AllowedMethods {
         return methods.isEmpty() ? null : String.join(", ", new TreeSet<>(methods));
     }
 
-    /** Whether a declared route (model files) serves this method on this path (HEAD as GET). */
+    /**
+     * Whether a declared route (model files) serves this method on this path (HEAD as GET; OPTIONS wherever any
+     * method is declared: it tells which, so it is asked with a token like a read).
+     */
     public static boolean declares(String method, String path) {
-        return declared.apply(path).contains("HEAD".equals(method) ? "GET" : method);
+        Set<String> methods = declared.apply(path);
+        return "OPTIONS".equals(method) ? !methods.isEmpty() : methods.contains("HEAD".equals(method) ? "GET" : method);
     }
 
     /** The methods of the declared routes (model files), which the document built with the application does not list. */

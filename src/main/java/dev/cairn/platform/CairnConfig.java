@@ -132,6 +132,20 @@ public interface CairnConfig {
 
         /** Schedule a reconcile of everything this often (one job per period across replicas); off when unset. */
         Optional<Duration> every();
+
+        /** The highest {@code rate} a reconcile may be started with (400 past it). */
+        @WithDefault("2000")
+        @WithName("max-rate")
+        int maxRate();
+
+        /**
+         * Maintenance jobs that scan the whole table (reconciles of an entity type or of everything, list backfills)
+         * that may run at once across the cluster; another is refused (409 MaintenanceBusy) until one ends or is
+         * cancelled. Reconciles of one source read only its copies and take no slot.
+         */
+        @WithDefault("1")
+        @WithName("max-scans")
+        int maxScans();
     }
 
     Retries retries();
@@ -213,13 +227,24 @@ public interface CairnConfig {
         @WithDefault("1048576")
         @WithName("max-document-bytes")
         long maxDocumentBytes();
+
+        /**
+         * The work one JSON Patch may do, in units: a member copied when a container is first changed, an array
+         * element shifted by an insert or a removal, a value frozen by a copy or compared by a test, a pointer token
+         * followed. Bounds the CPU of the worst patch a writer can send to a few milliseconds, far above what an
+         * edit of a real document takes (a patch rewriting every field of two 95-player sheets spends about 5,000).
+         */
+        @WithDefault("50000")
+        @WithName("max-work")
+        long maxWork();
     }
 
     Limits limits();
 
     /**
-     * Per-caller limits (by the token's subject), in memory per replica: the cluster-wide limit is replicas times
-     * these. A refused request answers 429 with Retry-After and writes nothing.
+     * Per-caller limits (by the token's subject), kept in each replica's memory and shared out between the replicas
+     * alive ({@link Cluster}): the figures below are what one caller may do across the whole cluster. A refused
+     * request answers 429 with Retry-After and writes nothing.
      */
     interface Limits {
         /** Enforce the limits below (on unless a profile turns it off; the test profile does). */
@@ -237,17 +262,57 @@ public interface CairnConfig {
         int writeBurst();
 
         /**
-         * Cascade copies a caller's writes may cause per minute; also the budget's size. A cascading write is admitted
-         * while the budget is positive and its copies are charged as they are written, so the budget may go into debt.
+         * Cascade copies a caller's writes may cause per minute; also the budget's size. A cascading write reserves
+         * one copy to be admitted; its copies are taken before they are written (a transactional cascade all at once
+         * or 429, an eventual one page by page, waiting for the budget to refill) and those not written are given back.
          */
         @WithDefault("6000")
         @WithName("cascade-copies-per-minute")
         int cascadeCopiesPerMinute();
 
+        /**
+         * DynamoDB read capacity units per second a caller's reads (GET and HEAD) may consume, as DynamoDB reports
+         * them (a strongly consistent read of 4 KB is one unit, an eventually consistent one half).
+         */
+        @WithDefault("500")
+        @WithName("read-units-per-second")
+        double readUnitsPerSecond();
+
+        /** Read capacity units a caller may consume at once after being idle (the bucket's size). */
+        @WithDefault("5000")
+        @WithName("read-burst")
+        int readBurst();
+
+        /**
+         * Read capacity units a read takes from the caller's budget to be admitted; what it consumes is charged as
+         * DynamoDB reports it, the rest given back at its end. The bucket's size over this bounds the reads one
+         * caller has in flight at once, and so how far concurrent reads can overshoot the budget.
+         */
+        @WithDefault("10")
+        @WithName("read-reserve")
+        int readReserve();
+
         /** Callers whose buckets one replica keeps; past it, idle buckets (full again) go first, then the oldest. */
         @WithDefault("10000")
         @WithName("max-callers")
         int maxCallers();
+
+        Cluster cluster();
+
+        /**
+         * How the replicas share the limits out: each replica records itself alive in the table (1 PutItem per
+         * heartbeat) and counts the replicas alive (1 Query per heartbeat); with N alive, each enforces 1/N of every
+         * limit, so a caller whose requests are spread over the replicas gets the configured figure in all.
+         */
+        interface Cluster {
+            /** Share the limits out between the replicas alive (off: each replica enforces the whole of each). */
+            @WithDefault("true")
+            boolean enabled();
+
+            /** How often a replica records itself alive and counts the others; one is dead after three missed. */
+            @WithDefault("10s")
+            Duration heartbeat();
+        }
     }
 
     Auth auth();

@@ -78,6 +78,7 @@ public class DiagnosticsFilter {
     public static java.util.Map<String, String> unservedHeaders(String requestId, boolean diagnostics) {
         var headers = new java.util.LinkedHashMap<String, String>();
         headers.put(REQUEST_ID, requestId);
+        headers.putAll(AnswerHeaders.FIXED);
         if (diagnostics) {
             headers.put(CALLS, "0");
             headers.put(CAPACITY, oneDecimal(0));

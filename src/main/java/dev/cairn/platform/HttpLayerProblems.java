@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.core.CairnError;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.Router;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.MDC;
 
 
@@ -17,9 +20,37 @@ import org.jboss.logging.MDC;
  * decoder cannot read (400), and a chunked body cut off while it is read (413). The OpenAPI document lists them as
  * the answers without a body or headers.
  */
-final class HttpLayerProblems {
+@ApplicationScoped
+public class HttpLayerProblems {
 
-    private HttpLayerProblems() {
+    /**
+     * The refusals of the HTTP layer's own routes (the body handler cutting a chunked body off past the limit, a
+     * request it cannot read) as problem+json, ahead of Quarkus' failure handler, which would answer them bare and
+     * log them as errors. A failure of any other status goes on to it.
+     */
+    void install(@Observes Router router, ObjectMapper json, CairnConfig config) {
+        boolean diagnostics = config.diagnostics().headers();
+        router.route().order(Integer.MIN_VALUE).failureHandler(ctx -> {
+            CairnError error = switch (ctx.statusCode()) {
+                case 400 -> new CairnError.MalformedRequest("the request could not be read");
+                case 413 -> new CairnError.PayloadTooLarge("the request body is larger than the service accepts");
+                case 414 -> new CairnError.UriTooLong("the request line (path and query) is longer than the service reads");
+                case 431 -> new CairnError.HeadersTooLarge("the request's headers are larger than the service reads");
+                default -> null;
+            };
+            if (error == null) {
+                ctx.next();
+            } else {
+                refuse(ctx, error, json, diagnostics);
+            }
+        });
+    }
+
+    private static void refuse(RoutingContext ctx, CairnError error, ObjectMapper json, boolean diagnostics) {
+        if (ctx.response().headWritten() || ctx.response().closed()) {
+            return; // answered already (or the client is gone): nothing more to say
+        }
+        write(ctx, error, json, diagnostics);
     }
 
     /** Writes {@code error} as a problem+json with the standard headers (also used by {@link BodyLimit}). */
@@ -37,6 +68,9 @@ final class HttpLayerProblems {
         var response = ctx.response().setStatusCode(error.status())
                 .putHeader(HttpHeaderNames.CONTENT_TYPE, ProblemMapper.PROBLEM_JSON);
         DiagnosticsFilter.unservedHeaders(id, diagnostics).forEach(response::putHeader);
+        if (error instanceof CairnError.ServiceUnavailable unavailable) {
+            response.putHeader("Retry-After", Integer.toString(Math.max(1, unavailable.retryAfterSeconds())));
+        }
         response.end(body);
     }
 }

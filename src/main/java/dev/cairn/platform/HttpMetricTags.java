@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Keeps the {@code uri} tag of the HTTP server metrics to the routes' templates. With
+ * Keeps the tags of the HTTP server metrics to closed sets: the {@code method} tag to the methods the API serves
+ * (anything else — the HTTP layer takes any token as a method name, and each new one would add series that are never
+ * dropped — is {@value #OTHER_METHOD}), and the {@code uri} tag to the routes' templates. With
  * {@code quarkus.micrometer.binder.http-server.suppress4xx-errors} Quarkus tags an unmatched answer of 400 or more
  * UNKNOWN and an unmatched 404 NOT_FOUND; this filter folds the remaining raw values into the same UNKNOWN: the two
  * names for "no route", and a request the client reset before it was answered (Quarkus records it with its raw path
@@ -19,6 +21,9 @@ import java.util.Set;
 public class HttpMetricTags {
 
     static final String UNMATCHED = "UNKNOWN";
+    static final String OTHER_METHOD = "OTHER";
+    /** The methods the API serves: the only values the method tag takes besides {@value #OTHER_METHOD}. */
+    static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
     private static final Set<String> NO_ROUTE = Set.of("NOT_FOUND", "REDIRECTION");
 
     @Produces
@@ -32,12 +37,17 @@ public class HttpMetricTags {
                 }
                 String uri = id.getTag("uri");
                 String status = id.getTag("status");
+                String method = id.getTag("method");
                 boolean reset = status != null && !status.chars().allMatch(Character::isDigit);
-                if (uri == null || !(NO_ROUTE.contains(uri) || reset) || uri.equals(UNMATCHED)) {
+                boolean foldUri = uri != null && (NO_ROUTE.contains(uri) || reset) && !uri.equals(UNMATCHED);
+                boolean foldMethod = method != null && !METHODS.contains(method);
+                if (!foldUri && !foldMethod) {
                     return id;
                 }
                 var tags = new java.util.ArrayList<Tag>();
-                id.getTagsAsIterable().forEach(tag -> tags.add(tag.getKey().equals("uri") ? Tag.of("uri", UNMATCHED) : tag));
+                id.getTagsAsIterable().forEach(tag -> tags.add(
+                        foldUri && tag.getKey().equals("uri") ? Tag.of("uri", UNMATCHED)
+                                : foldMethod && tag.getKey().equals("method") ? Tag.of("method", OTHER_METHOD) : tag));
                 return id.replaceTags(List.copyOf(tags));
             }
         };

@@ -380,10 +380,10 @@ public class OpenApiDocs implements OASFilter {
             Map.entry("406", new String[]{"NotAcceptable", "The Accept header excludes application/json"}),
             Map.entry("409", new String[]{"Conflict", "Conflict: it exists already, is still referenced, or changed meanwhile"}),
             Map.entry("412", new String[]{"PreconditionFailed", "If-Match names another version than the current one"}),
-            Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB, or a patch has too many operations or would make the document too large (`limit`, `limitBytes`)"}),
+            Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB, or a patch has too many operations, would make the document too large or would do too much work (`limit`, `limitBytes`, `limitWork`)"}),
             Map.entry("415", new String[]{"UnsupportedMediaType", "The Content-Type is not one this operation reads"}),
             Map.entry("422", new String[]{"Unprocessable", "Well-formed but not storable: a reference names nothing, or an item or transaction is too large"}),
-            Map.entry("429", new String[]{"TooManyRequests", "The caller's write rate or cascade copy budget on this replica is spent (`rateLimit`); nothing was written; retry after Retry-After"}),
+            Map.entry("429", new String[]{"TooManyRequests", "A per-caller limit is spent (`rateLimit`: its writes, the cascade copies its writes cause, or the DynamoDB read capacity its reads consume); nothing was done; retry after Retry-After"}),
             Map.entry("500", new String[]{"InternalError", "The service's own fault: DynamoDB refused its credentials or permissions, or a failure nobody foresaw; the problem says nothing internal"}),
             Map.entry("503", new String[]{"Unavailable", "DynamoDB is unavailable or busy, or the aggregate is being written; retry after Retry-After"})));
 
@@ -394,6 +394,8 @@ public class OpenApiDocs implements OASFilter {
         components.addHeader(DiagnosticsFilter.CAPACITY, header("Consumed capacity units", SchemaType.NUMBER));
         components.addHeader("Server-Timing", header("dynamodb;dur=<ms>;desc=\"<calls>, <capacity>\"", SchemaType.STRING));
         components.addHeader("ETag", header("The version of what the body shows, for If-Match", SchemaType.STRING));
+        components.addHeader("Cache-Control", header("no-store: answers are one caller's data, not for caches", SchemaType.STRING));
+        components.addHeader("X-Content-Type-Options", header("nosniff", SchemaType.STRING));
         PROBLEMS.forEach((status, named) -> {
             var response = OASFactory.createAPIResponse().description(named[1]);
             problemContent(status, response);
@@ -427,10 +429,9 @@ public class OpenApiDocs implements OASFilter {
         if (body) {
             statuses.addAll(List.of("413", "415", "422"));
         }
-        // Every write passes the per-caller write limit (platform.limits.WriteLimit); reads never do.
-        if (write) {
-            statuses.add("429");
-        }
+        // Every request passes the per-caller limits (platform.limits.LimitFilter): writes their rate, reads their
+        // read capacity.
+        statuses.add("429");
         if (operation.getOperationId() == null || !TABLE_FREE.contains(operation.getOperationId())) {
             statuses.add("503");
         }
@@ -462,7 +463,8 @@ public class OpenApiDocs implements OASFilter {
 
     /** What every answer of the API carries. */
     private static void diagnostics(APIResponse response) {
-        for (String name : List.of(DiagnosticsFilter.REQUEST_ID, DiagnosticsFilter.CALLS, DiagnosticsFilter.CAPACITY, "Server-Timing")) {
+        for (String name : List.of(DiagnosticsFilter.REQUEST_ID, DiagnosticsFilter.CALLS, DiagnosticsFilter.CAPACITY,
+                "Server-Timing", "Cache-Control", "X-Content-Type-Options")) {
             response.addHeader(name, OASFactory.createHeader().ref("#/components/headers/" + name));
         }
     }
@@ -612,13 +614,17 @@ public class OpenApiDocs implements OASFilter {
                 .addProperty("count", OASFactory.createSchema().addType(SchemaType.INTEGER).description("StillReferenced: the items that embed the entity"))
                 .addProperty("sizeBytes", OASFactory.createSchema().addType(SchemaType.INTEGER))
                 .addProperty("limitBytes", OASFactory.createSchema().addType(SchemaType.INTEGER))
-                .addProperty("rateLimit", string().enumeration(List.of("writes", "cascade-copies"))
+                .addProperty("limitWork", OASFactory.createSchema().addType(SchemaType.INTEGER)
+                        .description("PayloadTooLarge: the work units one JSON Patch may spend (cairn.patch.max-work)"))
+                .addProperty("rateLimit", string().enumeration(List.of("writes", "cascade-copies", "read-capacity"))
                         .description("RateLimited: the per-caller limit that is spent"))
+                .addProperty("runningJobs", OASFactory.createSchema().addType(SchemaType.ARRAY).items(string())
+                        .description("MaintenanceBusy: the maintenance jobs holding every scan slot"))
                 .addProperty("failures", OASFactory.createSchema().addType(SchemaType.ARRAY)
-                        .description("TransactionCanceled: the actions that failed, by index, key and reason")
+                        .description("TransactionCanceled: the actions that failed, by index, the item (entity and id) and reason")
                         .items(OASFactory.createSchema().addType(SchemaType.OBJECT)
                                 .addProperty("index", OASFactory.createSchema().addType(SchemaType.INTEGER))
-                                .addProperty("pk", string()).addProperty("sk", string()).addProperty("reason", string())))
+                                .addProperty("item", string()).addProperty("reason", string())))
                 .required(List.of("type", "title", "status", "code"));
     }
 

@@ -21,6 +21,8 @@ import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.limits.CallerLimits;
 import dev.cairn.service.EntityService.PatchWrite;
 import dev.cairn.store.CascadeStore;
+import dev.cairn.store.CopyBudget;
+import dev.cairn.store.Detached;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobStore;
 import io.smallrye.mutiny.Uni;
@@ -35,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -93,8 +94,9 @@ public class CascadeService {
      *   (on this replica, or on any other if this one dies) and the answer names it with the report so far.</li>
      *   <li>transactional: the source and every copy in ONE transaction, or nothing.</li>
      * </ul>
-     * A caller whose cascade copy budget is spent is refused (429) before anything is read; the copies the cascade
-     * writes are charged to that caller as they become known.
+     * A caller whose cascade copy budget is spent is refused (429) before anything is read: admission reserves one
+     * copy, and the cascade takes its copies from that caller's budget before it writes them (a transactional one all
+     * at once or 429 with nothing written), giving back what it did not write.
      */
     public <T> Uni<Patched<T>> patch(Target<T> target, String body, Long ifMatch, Mode mode, String what) {
         return patch(target, current -> patcher.apply(current, target.type(), body, Set.of("id")), ifMatch, mode, what);
@@ -102,29 +104,36 @@ public class CascadeService {
 
     /** As above, for any change of the source (a merge patch, a JSON Patch, a replacement). */
     public <T> Uni<Patched<T>> patch(Target<T> target, UnaryOperator<T> change, Long ifMatch, Mode mode, String what) {
-        String caller = Caller.current().subject();
-        IntConsumer charge = limits.chargeTo(caller);
-        var job = new AtomicReference<Job>();
-        var report = new AtomicReference<CascadeStore.Report>();
-        PatchWrite<T> write = (current, patched) -> {
-            job.set(null);
-            report.set(null);
-            Instant now = store.now();
-            var next = new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), now);
-            WriteAction sourceWrite = WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now);
-            CascadeSource source = new CascadeSource(target.spec().type(), target.id(), next.version(),
-                    target.spec().codec().encode(patched));
-            Uni<?> written = mode == Mode.EVENTUAL
-                    ? jobs.commit(sourceWrite, source).invoke(job::set)
-                    : cascades.transactional(sourceWrite, target.cascade().copies().apply(target.id()), source,
-                    target.cascade().planner(), charge).invoke(report::set);
-            return written.replaceWith(next);
-        };
-        return Uni.createFrom().voidItem().invoke(() -> limits.admitCascade(caller))
-                .chain(() -> entities.change(target.spec(), target.key(), change, ifMatch, what, value -> true,
-                        (current, patched) -> { }, write))
-                .chain(stored -> mode == Mode.EVENTUAL ? eventual(stored, job.get(), charge)
-                        : Uni.createFrom().item(transactional(stored, report.get())));
+        return Uni.createFrom().deferred(() -> {
+            CopyBudget budget = limits.admitCascade(Caller.current().subject());
+            var job = new AtomicReference<Job>();
+            var report = new AtomicReference<CascadeStore.Report>();
+            PatchWrite<T> write = (current, patched) -> {
+                job.set(null);
+                report.set(null);
+                Instant now = store.now();
+                var next = new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), now);
+                WriteAction sourceWrite = WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now);
+                CascadeSource source = new CascadeSource(target.spec().type(), target.id(), next.version(),
+                        target.spec().codec().encode(patched));
+                Uni<?> written = mode == Mode.EVENTUAL
+                        ? jobs.commit(sourceWrite, source).invoke(job::set)
+                        : cascades.transactional(sourceWrite, target.cascade().copies().apply(target.id()), source,
+                        target.cascade().planner(), budget).invoke(report::set);
+                return written.replaceWith(next);
+            };
+            Uni<Patched<T>> patched = entities.change(target.spec(), target.key(), change, ifMatch, what, value -> true,
+                            (current, p) -> { }, write)
+                    .chain(stored -> mode == Mode.EVENTUAL ? eventual(stored, job.get(), budget)
+                            : Uni.createFrom().item(transactional(stored, report.get())));
+            // An eventual cascade's job gives back what it did not use when it ends; anything else, here.
+            return patched.onFailure().invoke(budget::close).onCancellation().invoke(budget::close)
+                    .invoke(done -> {
+                        if (mode == Mode.TRANSACTIONAL) {
+                            budget.close();
+                        }
+                    });
+        });
     }
 
     /** How long a delete holds the entity while it looks for copies (a dead deleter's mark expires after it). */
@@ -135,8 +144,9 @@ public class CascadeService {
      * three steps: mark it as being deleted ({@link DeleteMark}: 1 UpdateItem, at the If-Match version when given),
      * look for copies (the ref queries), then delete it only under that mark (1 DeleteItem) — or lift the mark when
      * copies exist. A write that copies the entity takes a marked entity as gone and its source guard fails under a
-     * mark, so no copy can be committed between the look and the delete. A deleter that dies leaves a mark that
-     * expires after {@link #DELETE_HOLD}: the entity stays, as no client was told otherwise.
+     * mark, so no copy can be committed between the look and the delete. The steps run to their end whether or not
+     * the client still waits ({@link Detached}): a client that goes away leaves no mark behind. A deleter that dies
+     * leaves a mark that expires after {@link #DELETE_HOLD}: the entity stays, as no client was told otherwise.
      */
     public <T> Uni<Void> delete(Target<T> target, Long ifMatch, String what) {
         return delete(target.key(), ifMatch, what, () -> cascades.findCopies(target.cascade().copies().apply(target.id()),
@@ -145,7 +155,7 @@ public class CascadeService {
 
     /** As above, for an entity that {@code dependents} items depend on (copies, edges, children): refused while any exist. */
     public Uni<Void> delete(PrimaryKey key, Long ifMatch, String what, Supplier<Uni<Integer>> dependents) {
-        return Uni.createFrom().deferred(() -> {
+        return Detached.run(() -> {
             Instant now = store.now();
             AttributeValue mark = DeleteMark.until(now.plus(DELETE_HOLD));
             WriteAction marking = WriteAction.updateItem(key, Update.create().set(DeleteMark.ATTRIBUTE, mark),
@@ -171,11 +181,12 @@ public class CascadeService {
     }
 
     /** The job ran (or no job: nothing changed) within the answer's time; otherwise its progress so far, read once. */
-    private <T> Uni<Patched<T>> eventual(Stored<T> stored, Job started, IntConsumer charge) {
+    private <T> Uni<Patched<T>> eventual(Stored<T> stored, Job started, CopyBudget budget) {
         if (started == null) {
+            budget.close();
             return Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), null), null));
         }
-        return jobs.start(started, charge).ifNoItem().after(config.jobs().answerWithin()).recoverWithItem(() -> null)
+        return jobs.start(started, budget).ifNoItem().after(config.jobs().answerWithin()).recoverWithItem(() -> null)
                 .chain(ended -> ended != null
                         // a pass that failed and waits for its automatic retry goes on: 202, like a running job
                         ? Uni.createFrom().item(new Patched<>(stored, eventualBody(stored.value(), ended),
@@ -186,7 +197,10 @@ public class CascadeService {
                         }));
     }
 
-    /** The eventual answer: the job's report (zeros when nothing changed and no job ran) and the entity. */
+    /**
+     * The eventual answer: the job's report (zeros when nothing changed and no job ran) and the entity. Which copies
+     * failed is operators' business, as on {@code GET /cascades/{id}}: a writer who is not an admin sees the counts.
+     */
     private static Map<String, Object> eventualBody(Object entity, Job job) {
         var out = new LinkedHashMap<String, Object>();
         out.put("mode", "eventual");
@@ -197,7 +211,7 @@ public class CascadeService {
         out.put("updated", p.updated());
         out.put("skipped", p.skipped());
         out.put("failed", p.failed());
-        out.put("failedKeys", p.failedKeys());
+        out.put("failedKeys", Caller.current().has(Caller.Role.ADMIN) ? p.failedKeys() : List.of());
         out.put("entity", entity);
         return out;
     }

@@ -296,13 +296,14 @@ public class AggregateStore {
 
     /**
      * Executes a write plan. {@code before} holds the partition's items as read (empty for a create): the undo log
-     * of a multi-transaction write is made of them.
+     * of a multi-transaction write is made of them. A write in several transactions runs to its commit or its undo
+     * whether or not its client still waits ({@link Detached}): a client that goes away leaves no lease behind.
      */
     public Uni<Void> write(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before) {
         if (plan.fitsOneTransaction()) {
             return store.transact(TransactionPlan.of(plan.allActions()));
         }
-        return Uni.createFrom().deferred(() -> writeInSteps(aggregate, plan, before));
+        return Detached.run(() -> writeInSteps(aggregate, plan, before));
     }
 
     private Uni<Void> writeInSteps(Aggregate aggregate, Plan plan, Map<String, Map<String, AttributeValue>> before) {

@@ -6,6 +6,7 @@ import io.smallrye.common.vertx.VertxContext;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.DoubleConsumer;
 
 /**
  * The DynamoDB work done while serving one HTTP request: API requests sent (every attempt, retries included),
@@ -19,6 +20,8 @@ public final class CallLedger {
     private final AtomicInteger calls = new AtomicInteger();
     private final DoubleAdder capacity = new DoubleAdder();
     private final LongAdder nanos = new LongAdder();
+    /** Who pays the capacity this request consumes (its caller's read budget), or null. */
+    private volatile DoubleConsumer payer;
 
     /** Starts a ledger for the request whose duplicated context is current. */
     public static CallLedger start() {
@@ -41,7 +44,16 @@ public final class CallLedger {
     void consumed(Double units) {
         if (units != null) {
             capacity.add(units);
+            DoubleConsumer pays = payer;
+            if (pays != null) {
+                pays.accept(units);
+            }
         }
+    }
+
+    /** Charges the capacity this request consumes from now on to {@code payer} as each call reports it. */
+    public void payer(DoubleConsumer payer) {
+        this.payer = payer;
     }
 
     void waited(long elapsedNanos) {

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
 
 /**
  * Writes cascades: every item embedding a copy of the source is found with Queries of a ref index (never a
@@ -82,31 +81,49 @@ public class CascadeStore {
      * reason. Copies already current, or deleted meanwhile, are skipped (the conditions say so).
      */
     public Uni<PageOutcome> writePage(List<Map<String, AttributeValue>> items, CascadeSource source,
-                                      CascadePlanner planner, int concurrency, Duration retryFor) {
+                                      CascadePlanner planner, int concurrency, Duration retryFor, CopyBudget budget) {
         var found = items.stream().filter(item -> !CopyVersions.copiesOf(item, source.entity()).isEmpty()).toList();
         List<Unit> units = planner.plan(found, source, store.now());
         int attempted = units.stream().mapToInt(Unit::copies).sum();
         int current = found.size() - attempted;
-        long deadline = System.nanoTime() + retryFor.toNanos();
-        return Multi.createFrom().iterable(units)
-                .onItem().transformToUni(unit -> run(unit, 1, deadline)).merge(Math.max(1, concurrency))
-                .collect().asList()
-                .map(outcomes -> {
-                    var failures = new ArrayList<Map<String, String>>();
-                    outcomes.forEach(o -> failures.addAll(o.failedKeys()));
-                    int updated = outcomes.stream().mapToInt(Outcome::updated).sum();
-                    metrics.cascade("eventual", updated, failures.size());
-                    return new PageOutcome(found.size(), updated,
-                            current + outcomes.stream().mapToInt(Outcome::skipped).sum(), failures, attempted);
-                });
+        // The copies are taken from the budget before any is written (waiting for it to refill): the budget holds
+        // however many writes run at once.
+        return acquire(budget, attempted).chain(() -> {
+            long deadline = System.nanoTime() + retryFor.toNanos();
+            return Multi.createFrom().iterable(units)
+                    .onItem().transformToUni(unit -> run(unit, 1, deadline)).merge(Math.max(1, concurrency))
+                    .collect().asList();
+        }).map(outcomes -> {
+            var failures = new ArrayList<Map<String, String>>();
+            outcomes.forEach(o -> failures.addAll(o.failedKeys()));
+            int updated = outcomes.stream().mapToInt(Outcome::updated).sum();
+            int skipped = outcomes.stream().mapToInt(Outcome::skipped).sum();
+            budget.refund(skipped); // found current or gone when written: no copy was made
+            metrics.cascade("eventual", updated, failures.size());
+            return new PageOutcome(found.size(), updated, current + skipped, failures, attempted);
+        });
+    }
+
+    /** Takes {@code copies} from the budget, pausing (without blocking) until it has refilled enough. */
+    private Uni<Void> acquire(CopyBudget budget, int copies) {
+        if (copies <= 0) {
+            return Uni.createFrom().voidItem();
+        }
+        int left = copies - budget.takeUpTo(copies);
+        if (left == 0) {
+            return Uni.createFrom().voidItem();
+        }
+        long nanos = Math.max(1_000_000, budget.until(left));
+        return gateway.pause(Duration.ofNanos(nanos)).chain(() -> acquire(budget, left));
     }
 
     /**
      * The source write and every copy in ONE transaction; more than fits is a CascadeTooLarge with nothing
-     * written. {@code charge} learns the number of copies once they are planned, before the transaction.
+     * written. The copies are taken from {@code budget} once they are planned, before the transaction, all or none
+     * (a 429 when the budget does not hold them), and given back when the transaction is refused.
      */
     public Uni<Report> transactional(WriteAction sourceWrite, List<QuerySpec> copies, CascadeSource source,
-                                     CascadePlanner planner, IntConsumer charge) {
+                                     CascadePlanner planner, CopyBudget budget) {
         return findCopies(copies, source.entity()).chain(found -> {
             List<Unit> units = planner.plan(found, source, store.now());
             var actions = new ArrayList<WriteAction>();
@@ -119,8 +136,9 @@ public class CascadeStore {
                                 + ". Nothing was written; use ?cascade=eventual", actions.size(), TransactionPlan.MAX_ACTIONS)));
             }
             int updated = units.stream().mapToInt(Unit::copies).sum();
-            charge.accept(updated);
+            budget.takeAll(updated);
             return store.transact(TransactionPlan.of(actions))
+                    .onFailure().invoke(() -> budget.refund(updated))
                     .invoke(() -> metrics.cascade("transactional", updated, 0))
                     .map(done -> new Report("transactional", found.size(), updated, found.size() - updated, 0, List.of()));
         });

@@ -1,5 +1,7 @@
 package dev.cairn.store;
 
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
 import dev.cairn.core.job.Job.Progress;
 import dev.cairn.core.job.Job.State;
 import dev.cairn.core.job.Job;
@@ -17,6 +19,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 /**
  * Job records: created inside the transaction of the change they follow, found through the runnable index (never
@@ -103,8 +107,65 @@ public class JobStore {
                 .subscribe().with(ours -> { }, failure -> { });
     }
 
+    /** Ends a job of ours (giving back the scan slot it holds, in the same transaction); false once not ours. */
     public Uni<Boolean> finish(Job job, State state, Progress progress) {
-        return leases.attempt(table.finish(job, state, progress, settings.owner(), store.now()));
+        WriteAction finish = table.finish(job, state, progress, settings.owner(), store.now());
+        return job.slot() == null ? leases.attempt(finish)
+                : leases.attempt(TransactionPlan.of(List.of(finish, JobTable.releaseSlot(job.slot(), job.id()))));
+    }
+
+    /**
+     * Cancels a job that has not ended, giving back its scan slot in the same transaction: false when it had ended
+     * already. The replica running it stops at its next checkpoint, which the cancelled lease refuses.
+     */
+    public Uni<Boolean> cancel(Job job) {
+        WriteAction cancel = table.cancel(job, store.now());
+        return job.slot() == null ? leases.attempt(cancel)
+                : leases.attempt(TransactionPlan.of(List.of(cancel, JobTable.releaseSlot(job.slot(), job.id()))));
+    }
+
+    /**
+     * Records a job that scans the whole table in one of {@code slots} scan slots, the slot taken in the same
+     * transaction as {@code record} writes the job (given the slot to name in its target). A slot held by a job that
+     * no longer runs (it ended without giving it back) is taken over. Fails with 409 MaintenanceBusy naming the jobs
+     * holding every slot.
+     */
+    public Uni<Integer> recordInSlot(String id, int slots, IntFunction<WriteAction> record) {
+        return trySlot(id, 0, slots, record).chain(taken -> taken != null ? Uni.createFrom().item(taken)
+                : store.batchGet(IntStream.range(0, slots).mapToObj(JobTable::slotKey).toList(), true)
+                .chain(held -> takeStaleSlot(id, held, record)));
+    }
+
+    private Uni<Integer> trySlot(String id, int slot, int slots, IntFunction<WriteAction> record) {
+        if (slot >= slots) {
+            return Uni.createFrom().nullItem();
+        }
+        return leases.attempt(TransactionPlan.of(List.of(JobTable.takeSlot(slot, id, store.now()), record.apply(slot))))
+                .chain(taken -> taken ? Uni.createFrom().item(slot) : trySlot(id, slot + 1, slots, record));
+    }
+
+    private Uni<Integer> takeStaleSlot(String id, List<Map<String, AttributeValue>> held, IntFunction<WriteAction> record) {
+        var holders = held.stream().map(JobTable::holderOf).toList();
+        return Uni.join().all(holders.stream().map(holder -> holder == null ? Uni.createFrom().<Job>nullItem() : get(holder))
+                .toList()).andFailFast().chain(jobs -> {
+            for (int slot = 0; slot < holders.size(); slot++) {
+                Job holder = jobs.get(slot);
+                if (holders.get(slot) != null && (holder == null || !holder.state().runnable())) {
+                    int stale = slot;
+                    return leases.attempt(TransactionPlan.of(List.of(JobTable.takeSlotFrom(slot, holders.get(slot), id,
+                            store.now()), record.apply(slot)))).chain(taken -> taken ? Uni.createFrom().item(stale)
+                            : Uni.createFrom().failure(busy(holders)));
+                }
+            }
+            return Uni.createFrom().failure(busy(holders));
+        });
+    }
+
+    private static CairnException busy(List<String> holders) {
+        var running = holders.stream().filter(java.util.Objects::nonNull).toList();
+        return new CairnException(new CairnError.MaintenanceBusy("a maintenance job that scans the table cannot start "
+                + "while " + running.size() + " such job(s) run (" + String.join(", ", running) + "); wait for one to "
+                + "end, or cancel one: POST /maintenance/jobs/{id}/cancel", running));
     }
 
     /**

@@ -192,9 +192,11 @@ public final class SdkErrors {
             if (reason.code() == null || "None".equals(reason.code())) {
                 continue;
             }
-            PrimaryKey key = i < actions.size() ? actions.get(i).key() : null;
+            WriteAction action = i < actions.size() ? actions.get(i) : null;
+            PrimaryKey key = action == null ? null : action.key();
             failures.add(new CairnError.ActionFailure(i, key == null ? null : key.pk(), key == null ? null : key.sk(),
-                    reason.code(), reason.message(), reason.hasItem() ? reason.item() : null));
+                    action == null ? null : action.subject(), reason.code(), reason.message(),
+                    reason.hasItem() ? reason.item() : null));
         }
         return failures;
     }

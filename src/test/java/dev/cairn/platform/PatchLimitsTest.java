@@ -187,4 +187,75 @@ class PatchLimitsTest {
         JsonValue shrunk = Json.createMergePatch(json("{\"name\":\"" + "x".repeat(4000) + "\"}")).apply(oversized);
         assertThat(limits.checkMerged(oversized, shrunk)).isSameAs(shrunk);
     }
+
+    static JsonObject withList(int elements) {
+        var list = Json.createArrayBuilder();
+        for (int i = 0; i < elements; i++) {
+            list.add(i % 10);
+        }
+        return Json.createObjectBuilder().add("id", "m1").add("list", list).build();
+    }
+
+    static JsonArray moves(int operations, String from, String to) {
+        var ops = Json.createArrayBuilder();
+        for (int i = 0; i < operations; i++) {
+            ops.add(Json.createObjectBuilder().add("op", "move").add("from", from).add("path", to));
+        }
+        return ops.build();
+    }
+
+    @Test
+    void movesAtTheHeadOfAHugeListAreRefusedByTheWorkBudgetAtTheFirstOperationThatWouldPassIt() {
+        // 999 moves from the head of a 240,000-element list: each shifts the whole list, twice.
+        JsonObject target = withList(240_000);
+        var refused = refusal(() -> DEFAULTS.applyJsonPatch(target, moves(999, "/list/0", "/list/-")));
+        assertThat(refused.limitWork()).isEqualTo(PatchLimits.DEFAULT_MAX_WORK);
+        assertThat(refused.detail()).contains("operation 0 (move)");
+        // A list of 100,000 edited where it costs little: every move at the tail is applied.
+        JsonObject shorter = withList(100_000);
+        JsonStructure patched = DEFAULTS.applyJsonPatch(shorter, moves(999, "/list/99998", "/list/-"));
+        assertThat(patched).isEqualTo(Json.createPatch(moves(999, "/list/99998", "/list/-")).apply(shorter));
+    }
+
+    @Test
+    void theWorkOfAPatchIsWhatItShiftsCopiesAndComparesNotTheSizeOfTheDocumentTimesItsOperations() {
+        JsonObject target = withList(1000);
+        // 100 moves from the head of a 1000-element list: 1,000 elements shifted per move (a unit per 16), all
+        // within 50,000.
+        var limits = new PatchLimits(1000, MIB, 50_000);
+        JsonStructure patched = limits.applyJsonPatch(target, moves(100, "/list/0", "/list/-"));
+        assertThat(patched).isEqualTo(Json.createPatch(moves(100, "/list/0", "/list/-")).apply(target));
+        // With a budget of 5,000 the same patch is refused part way, at the move that would pass it.
+        var refused = refusal(() -> new PatchLimits(1000, MIB, 5_000).applyJsonPatch(target, moves(100, "/list/0", "/list/-")));
+        var matcher = Pattern.compile("operation (\\d+) \\(move\\)").matcher(refused.detail());
+        assertThat(matcher.find()).as(refused.detail()).isTrue();
+        assertThat(Integer.parseInt(matcher.group(1))).isBetween(50, 80);
+    }
+
+    @Test
+    void aTestComparesNumbersByValueAsRfc6902Says() {
+        JsonObject target = json("{\"n\":1.0,\"list\":[1,{\"a\":2.50}]}").asJsonObject();
+        assertThat(DEFAULTS.applyJsonPatch(target, json("[{\"op\":\"test\",\"path\":\"/n\",\"value\":1},"
+                + "{\"op\":\"test\",\"path\":\"/list\",\"value\":[1.0,{\"a\":2.5}]}]").asJsonArray())).isEqualTo(target);
+        assertThatThrownBy(() -> DEFAULTS.applyJsonPatch(target, json("[{\"op\":\"test\",\"path\":\"/list\",\"value\":[1]}]")
+                .asJsonArray())).isInstanceOfSatisfying(CairnException.class,
+                e -> assertThat(e.error()).isInstanceOf(CairnError.MalformedRequest.class));
+    }
+
+    @Test
+    void pointersFollowRfc6901() {
+        JsonObject target = json("{\"a/b\":{\"m~n\":1},\"list\":[0,1]}").asJsonObject();
+        JsonStructure patched = DEFAULTS.applyJsonPatch(target, json("[{\"op\":\"replace\",\"path\":\"/a~1b/m~0n\",\"value\":2},"
+                + "{\"op\":\"move\",\"from\":\"/a~1b\",\"path\":\"/c\"},{\"op\":\"add\",\"path\":\"/list/2\",\"value\":2}]").asJsonArray());
+        assertThat(patched).isEqualTo(json("{\"list\":[0,1,2],\"c\":{\"m~n\":2}}"));
+        for (String bad : new String[]{"[{\"op\":\"add\",\"path\":\"/list/01\",\"value\":9}]",
+                "[{\"op\":\"add\",\"path\":\"/list/3\",\"value\":9}]", "[{\"op\":\"remove\",\"path\":\"/list/-\"}]",
+                "[{\"op\":\"add\",\"path\":\"a\",\"value\":9}]", "[{\"op\":\"add\",\"path\":\"/a~2\",\"value\":9}]",
+                "[{\"op\":\"move\",\"from\":\"/a~1b\",\"path\":\"/a~1b/x\"}]", "[{\"op\":\"remove\",\"path\":\"\"}]",
+                "[{\"op\":\"replace\",\"path\":\"/nothing\",\"value\":1}]"}) {
+            assertThatThrownBy(() -> DEFAULTS.applyJsonPatch(target, json(bad).asJsonArray())).as(bad)
+                    .isInstanceOfSatisfying(CairnException.class,
+                            e -> assertThat(e.error()).isInstanceOf(CairnError.MalformedRequest.class));
+        }
+    }
 }

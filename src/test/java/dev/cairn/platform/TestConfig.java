@@ -53,6 +53,8 @@ final class TestConfig {
                     public int rate() { return 200; }
                     public int pageSize() { return 100; }
                     public Optional<Duration> every() { return Optional.empty(); }
+                    public int maxRate() { return 2000; }
+                    public int maxScans() { return 1; }
                 };
             }
             public Auth auth() { return () -> false; }

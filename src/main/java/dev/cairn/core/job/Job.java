@@ -31,6 +31,8 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
 
     /** The target attribute of a settle pass: the id of the cascade job whose copies it reads again. */
     public static final String SETTLES = "settles";
+    /** The target attribute of a job that scans the table: the scan slot it holds until it ends ({@link JobTable}). */
+    public static final String SLOT = "slot";
 
     public Job {
         target = Map.copyOf(target);
@@ -39,6 +41,12 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
     /** A job as its creator starts it: running under the creator's lease, nothing done yet. */
     public static Job started(String id, String kind, Map<String, AttributeValue> target, Lease lease, Instant now) {
         return new Job(id, kind, State.RUNNING, target, Progress.start(), lease, now, now, null, null, 0, null);
+    }
+
+    /** The scan slot this job holds while it runs, or null when it holds none. */
+    public Integer slot() {
+        AttributeValue slot = target.get(SLOT);
+        return slot == null || slot.n() == null ? null : Integer.valueOf(slot.n());
     }
 
     /** The cascade job this one is the settle pass of; null for a first pass (or another kind). */
@@ -56,7 +64,7 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
     }
 
     public enum State {
-        PENDING, RUNNING, DONE, FAILED;
+        PENDING, RUNNING, DONE, FAILED, CANCELLED;
 
         public String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -117,6 +125,14 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
             return new Progress(nextStep, nextPosition, pages + 1, this.matched + matched, this.updated + updated,
                     this.skipped + skipped, failed + failures.size(), keys, orphaned);
         }
+    }
+
+    /**
+     * Where a run of this job starts: its checkpoint, or the start when no page of the current attempt is done yet.
+     * A retry waiting for its time keeps the counts of the attempt that ended, to be shown, not added to.
+     */
+    public Progress resumeFrom() {
+        return progress.pages() == 0 ? Progress.start() : progress;
     }
 
     public Job with(State newState, Progress newProgress) {

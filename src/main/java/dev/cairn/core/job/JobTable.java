@@ -181,14 +181,81 @@ public final class JobTable {
                 Condition.eq("state", AttributeValue.fromS(State.FAILED.wire())), TYPE);
     }
 
+    /**
+     * Back in the runnable index for another pass from the start. The ended attempt's counts stay on the record (what
+     * a caller sees while the retry waits) until the next attempt's first checkpoint replaces them; only where to
+     * start is reset ({@link Job#resumeFrom}).
+     */
     private Update reopened(Job job, Instant now, Instant due) {
-        return Update.create().setAll(progressAttributes(Progress.start()))
+        return Update.create().set("step", number(0)).set("position", AttributeValue.fromNul(true)).set("pages", number(0))
                 .set("state", AttributeValue.fromS(State.PENDING.wire()))
                 .set(RETRIES, number(job.retries() + 1))
                 .set(NEXT_ATTEMPT_AT, AttributeValue.fromS(due.toString()))
                 .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()))
                 .set(Index.GSI2.pkName(), AttributeValue.fromS(partition("RUNNABLE", shardOf(job.id()))))
                 .set(Index.GSI2.skName(), AttributeValue.fromS(due(due, job.id())));
+    }
+
+    // --- scan slots and cancelling ---------------------------------------------------------------------------
+
+    /** The owner a cancelled job's lease names: nobody holds it, and its old owner's next checkpoint is refused. */
+    public static final String CANCELLED = "cancelled";
+    static final String SLOTS = "SCANS";
+    static final String HOLDER = "holder";
+
+    /**
+     * A slot for a job that scans the whole table (a reconcile of a type or of everything, a list backfill): one item
+     * per slot, taken in the same transaction as the job is recorded and given back in the one that ends it, so no
+     * more such jobs run at once, across every replica, than there are slots.
+     */
+    public static PrimaryKey slotKey(int slot) {
+        return PrimaryKey.of(SLOTS, "SLOT" + KeyCodec.DELIMITER + slot);
+    }
+
+    /** Takes a free slot for job {@code id}; refused while another job holds it. */
+    public static WriteAction takeSlot(int slot, String id, Instant now) {
+        return WriteAction.putItem(slotKey(slot), slotItem(slot, id, now), Expectation.ABSENT, "scan slot " + slot);
+    }
+
+    /** Takes a slot over from a job that no longer runs ({@code stale}: it ended without giving it back). */
+    public static WriteAction takeSlotFrom(int slot, String stale, String id, Instant now) {
+        return WriteAction.putItem(slotKey(slot), slotItem(slot, id, now), Expectation.NONE,
+                Condition.eq(HOLDER, AttributeValue.fromS(stale)), "scan slot " + slot);
+    }
+
+    /** Gives a slot back unless another job holds it (one gone already changes nothing). */
+    public static WriteAction releaseSlot(int slot, String id) {
+        return WriteAction.deleteItem(slotKey(slot), Expectation.NONE, Condition.attributeNotExists(HOLDER)
+                .or(Condition.eq(HOLDER, AttributeValue.fromS(id))), "scan slot " + slot);
+    }
+
+    /** The job holding a slot item. */
+    public static String holderOf(Map<String, AttributeValue> slotItem) {
+        AttributeValue holder = slotItem == null ? null : slotItem.get(HOLDER);
+        return holder == null ? null : holder.s();
+    }
+
+    private static Map<String, AttributeValue> slotItem(int slot, String id, Instant now) {
+        var item = new HashMap<>(slotKey(slot).toAttributes());
+        item.put(TableSpec.TYPE, AttributeValue.fromS("ScanSlot"));
+        item.put(HOLDER, AttributeValue.fromS(id));
+        item.put(TableSpec.CREATED_AT, AttributeValue.fromS(now.toString()));
+        return item;
+    }
+
+    /**
+     * Cancels a job that has not ended: it leaves the runnable index for the cancelled one, its lease goes to nobody
+     * (the replica running it finds its next checkpoint refused and stops), and it expires by TTL like a done one.
+     */
+    public WriteAction cancel(Job job, Instant now) {
+        var update = Update.create().set("state", AttributeValue.fromS(State.CANCELLED.wire()))
+                .set(TableSpec.UPDATED_AT, AttributeValue.fromS(now.toString()))
+                .set("finishedAt", AttributeValue.fromS(now.toString()))
+                .set(Lease.OWNER, AttributeValue.fromS(CANCELLED)).set(Lease.UNTIL, Lease.millis(now))
+                .set(Index.GSI2.pkName(), AttributeValue.fromS(partition(State.CANCELLED.name(), shardOf(job.id()))))
+                .set(Index.GSI2.skName(), AttributeValue.fromS(due(now, job.id())))
+                .set(EXPIRES_AT, AttributeValue.fromN(Long.toString(now.plus(retention).getEpochSecond())));
+        return WriteAction.updateItem(key(job.id()), update, Expectation.present(null), runnable(), TYPE);
     }
 
     /** Removes a job that leaves nothing worth keeping (a finished aggregate write), only while we hold it. */

@@ -264,6 +264,15 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
      * so a caller that knows the API's id passes it in the label ("team t1").
      */
     static String subject(String label) {
+        return label == null ? null : subjectOf(label);
+    }
+
+    /** What this action writes, in the API's words (see {@link #subject(String)}). */
+    public String subject() {
+        return subject(label);
+    }
+
+    private static String subjectOf(String label) {
         int hash = label.indexOf('#');
         return hash < 0 ? label : label.substring(0, hash) + " '" + label.substring(hash + 1) + "'";
     }

@@ -57,6 +57,30 @@ public class AccessControl {
         this.clockSkewSeconds = clockSkewSeconds;
     }
 
+    /**
+     * OPTIONS tells which methods a path has, and quarkus-rest answers it for a hand-written resource before any
+     * matched filter runs: so it needs a reader's token here, before matching, like every read.
+     */
+    @ServerRequestFilter(preMatching = true, priority = Priorities.AUTHENTICATION)
+    public Uni<Response> authorizeOptions(ContainerRequestContext request) {
+        if (!"OPTIONS".equals(request.getMethod()) || !config.auth().enabled()) {
+            return PROCEED;
+        }
+        boolean tokenPresented = request.getHeaderString("Authorization") != null;
+        return identities.getDeferredIdentity()
+                .onFailure(AuthenticationFailedException.class).transform(e -> unauthenticated(
+                        "the bearer token was refused", true))
+                .map(identity -> {
+                    Caller caller = caller(identity, tokenPresented, clockSkewSeconds);
+                    if (!caller.has(Role.READER)) {
+                        throw new CairnException(new CairnError.Forbidden("this request needs the role "
+                                + Role.READER.group(), Role.READER.group()));
+                    }
+                    caller.bind();
+                    return null;
+                });
+    }
+
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
     public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
         if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(Public.class)) {

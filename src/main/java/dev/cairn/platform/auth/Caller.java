@@ -37,6 +37,13 @@ public record Caller(String subject, Set<Role> roles, SortedSet<String> workspac
         return workspaces == null;
     }
 
+    /** Refuses (403, naming the role) a caller without {@code needed}: {@code what} is reserved to it. */
+    public void require(Role needed, String what) {
+        if (!has(needed)) {
+            throw new CairnException(new CairnError.Forbidden(what + " needs the role " + needed.group(), needed.group()));
+        }
+    }
+
     /** Refuses (403) a caller scoped to some workspaces: {@code what} reads or writes across every tenant. */
     public void requireAllWorkspaces(String what) {
         if (!allWorkspaces()) {

@@ -39,6 +39,40 @@ public final class TokenBucket {
     }
 
     /**
+     * Takes {@code cost} tokens if the bucket holds them all: 0 when taken, otherwise the nanoseconds until it will
+     * hold them (nothing is taken; {@link Long#MAX_VALUE} when the cost is larger than the bucket can ever hold).
+     */
+    public synchronized long take(double cost, long now) {
+        refill(now);
+        if (tokens >= cost) {
+            tokens -= cost;
+            return 0;
+        }
+        return cost > capacity ? Long.MAX_VALUE : (long) Math.ceil((cost - tokens) / perNano);
+    }
+
+    /** Takes as many whole tokens as are there, up to {@code wanted}: how many were taken. */
+    public synchronized int takeUpTo(int wanted, long now) {
+        refill(now);
+        int taken = (int) Math.max(0, Math.min(wanted, Math.floor(tokens)));
+        tokens -= taken;
+        return taken;
+    }
+
+    /** Nanoseconds until the bucket holds {@code cost} tokens (0 when it does; capped at a full refill). */
+    public synchronized long until(double cost, long now) {
+        refill(now);
+        double missing = Math.min(cost, capacity) - tokens;
+        return missing <= 0 ? 0 : (long) Math.ceil(missing / perNano);
+    }
+
+    /** Gives back tokens taken for work that was not done, up to the capacity. */
+    public synchronized void refund(double tokens, long now) {
+        refill(now);
+        this.tokens = Math.min(capacity, this.tokens + tokens);
+    }
+
+    /**
      * Admits work whose cost is charged later: 0 while at least one token is left (nothing is taken), otherwise the
      * nanoseconds until one will be.
      */

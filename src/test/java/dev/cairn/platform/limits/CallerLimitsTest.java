@@ -2,9 +2,12 @@ package dev.cairn.platform.limits;
 
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
+import dev.cairn.store.CopyBudget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,20 +57,97 @@ class CallerLimitsTest {
     }
 
     @Test
-    void aCascadingWriteIsAdmittedWhileACopyIsLeftAndItsCopiesMayRunIntoDebt() {
-        var limits = limits(100, 100, 60, 100);
-        limits.admitCascade("mallory");
-        limits.chargeTo("mallory").accept(50);
-        limits.admitCascade("mallory");
-        limits.chargeTo("mallory").accept(50);
-        assertThat(limits.copyBudget("mallory")).isEqualTo(-40.0);
+    void aCascadingWriteReservesOneCopySoConcurrentAdmissionsCannotPassTheBudget() {
+        var limits = limits(100, 100, 5, 100);
+        // Six cascading writes admitted at once against a budget of 5: the sixth is refused before any copy is known.
+        var admitted = new ArrayList<CopyBudget>();
+        for (int i = 0; i < 5; i++) {
+            admitted.add(limits.admitCascade("mallory"));
+        }
         var refused = refusal(() -> limits.admitCascade("mallory"));
         assertThat(refused.rateLimit()).isEqualTo("cascade-copies");
-        assertThat(refused.retryAfterSeconds()).isEqualTo(41);
+        assertThat(refused.retryAfterSeconds()).isEqualTo(12); // one copy back at 5 a minute
         assertThat(refused(CallerLimits.CASCADE_COPIES)).isEqualTo(1.0);
+        // Each of the five writes 5 copies: its reservation covers one, the bucket has none left for the rest.
+        int written = 0;
+        for (CopyBudget budget : admitted) {
+            written += budget.takeUpTo(5);
+        }
+        assertThat(written).as("copies the budget allowed now").isEqualTo(5);
+        assertThat(admitted.get(0).until(4)).isEqualTo(48 * SECOND);
         assertThatCode(() -> limits.admitCascade("alice")).doesNotThrowAnyException();
-        clock.addAndGet(41 * SECOND);
-        assertThatCode(() -> limits.admitCascade("mallory")).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aTransactionalCascadeTakesAllItsCopiesOrNoneAndWhatIsNotWrittenGoesBack() {
+        var limits = limits(100, 100, 60, 100);
+        CopyBudget first = limits.admitCascade("mallory");
+        first.takeAll(50);
+        assertThat(limits.copyBudget("mallory")).isEqualTo(10.0);
+        CopyBudget second = limits.admitCascade("mallory");
+        var refused = refusal(() -> second.takeAll(20));
+        assertThat(refused.rateLimit()).isEqualTo("cascade-copies");
+        // the refused write took nothing, and its reservation went back with it
+        assertThat(limits.copyBudget("mallory")).isEqualTo(10.0);
+        second.close();
+        assertThat(limits.copyBudget("mallory")).isEqualTo(10.0);
+        // copies found current when written are given back; an unused reservation too, once
+        CopyBudget third = limits.admitCascade("mallory");
+        third.takeAll(5);
+        third.refund(3);
+        assertThat(limits.copyBudget("mallory")).isEqualTo(8.0);
+        CopyBudget unused = limits.admitCascade("mallory");
+        unused.close();
+        unused.close();
+        assertThat(limits.copyBudget("mallory")).isEqualTo(8.0);
+        // a cascade larger than the whole budget can never be written in one transaction: said so
+        var never = refusal(() -> limits.admitCascade("bob").takeAll(61));
+        assertThat(never.detail()).contains("cascade=eventual");
+    }
+
+    @Test
+    void aReadReservesItsShareIsChargedWhatItConsumedAndGivesBackTheRest() {
+        var limits = new CallerLimits(new CallerLimits.Settings(true, 100, 100, 60, 10, 100, 10, 100), registry, clock::get);
+        var small = limits.admitRead("reader");
+        small.accept(2.5);
+        small.close();
+        small.close();
+        assertThat(limits.readBudget("reader")).isEqualTo(97.5);
+        var large = limits.admitRead("reader");
+        large.accept(150);
+        large.close();
+        assertThat(limits.readBudget("reader")).isEqualTo(-52.5);
+        var refused = refusal(() -> limits.admitRead("reader"));
+        assertThat(refused.rateLimit()).isEqualTo("read-capacity");
+        // 62.5 units to be back at the reserve of 10, at 10 a second
+        assertThat(refused.retryAfterSeconds()).isEqualTo(7);
+        assertThat(refused(CallerLimits.READ_CAPACITY)).isEqualTo(1.0);
+        // ten reads in flight hold the whole bucket: an eleventh waits, however little the ten will consume
+        var fresh = new CallerLimits(new CallerLimits.Settings(true, 100, 100, 60, 10, 100, 10, 100), registry, clock::get);
+        for (int i = 0; i < 10; i++) {
+            fresh.admitRead("many");
+        }
+        refusal(() -> fresh.admitRead("many"));
+    }
+
+    @Test
+    void withThreeReplicasAliveEachEnforcesAThirdOfEveryLimit() {
+        var replicas = new AtomicInteger(3);
+        var limits = new CallerLimits(new CallerLimits.Settings(true, 1, 9, 60, 30, 300, 10, 100), registry, clock::get,
+                replicas::get);
+        for (int i = 0; i < 3; i++) {
+            limits.admitWrite("spread");
+        }
+        assertThat(refusal(() -> limits.admitWrite("spread")).retryAfterSeconds()).isEqualTo(3);
+        var reads = limits.admitRead("spread"); // 30 of 300 reserved
+        reads.accept(20); // 60 charged
+        reads.close();
+        assertThat(limits.readBudget("spread")).isEqualTo(240.0);
+        replicas.set(1);
+        clock.addAndGet(9 * SECOND);
+        for (int i = 0; i < 9; i++) {
+            limits.admitWrite("spread");
+        }
     }
 
     @Test
@@ -75,8 +155,8 @@ class CallerLimitsTest {
         var limits = new CallerLimits(new CallerLimits.Settings(false, 1, 1, 1, 1), registry, clock::get);
         for (int i = 0; i < 100; i++) {
             limits.admitWrite("mallory");
-            limits.admitCascade("mallory");
-            limits.chargeTo("mallory").accept(1000);
+            limits.admitCascade("mallory").takeAll(1000);
+            limits.admitRead("mallory").accept(1000);
         }
         assertThat(limits.callers()).isZero();
         assertThat(refused(CallerLimits.WRITES)).isZero();
@@ -86,7 +166,9 @@ class CallerLimitsTest {
     void aFloodOfSubjectsKeepsTheBucketsBoundedForgettingIdleOnesFirstThenTheLeastRecentlySeen() {
         var limits = limits(2, 1, 60, 10);
         limits.admitWrite("debtor");
-        limits.chargeTo("debtor").accept(600);
+        var read = limits.admitRead("debtor");
+        read.accept(11_000);
+        read.close();
         for (int i = 0; i < 1000; i++) {
             clock.addAndGet(1000);
             limits.admitWrite("flood-" + i);
@@ -94,9 +176,9 @@ class CallerLimitsTest {
             clock.addAndGet(SECOND / 100); // too soon for a caller's bucket to be full again: none is idle
             assertThat(limits.callers()).isLessThanOrEqualTo(10);
         }
-        // the debtor stayed known, and so did its debt, less what the ten seconds refilled
-        assertThat(limits.copyBudget("debtor")).isCloseTo(-530.0, within(0.1));
-        refusal(() -> limits.admitCascade("debtor"));
+        // the debtor stayed known, and so did its debt, less what the ten seconds refilled (500 read units a second)
+        assertThat(limits.readBudget("debtor")).isCloseTo(-1000.0, within(1.0));
+        refusal(() -> limits.admitRead("debtor"));
     }
 
     @Test
@@ -105,8 +187,8 @@ class CallerLimitsTest {
         limits.admitWrite("a");
         limits.admitWrite("b");
         limits.admitWrite("c");
-        limits.chargeTo("active").accept(30);
-        clock.addAndGet(10 * SECOND); // a, b and c are full again; "active" still owes copies
+        limits.admitCascade("active").takeAll(30);
+        clock.addAndGet(10 * SECOND); // a, b and c are full again; "active" has not got all its copies back
         limits.admitWrite("d");
         limits.admitWrite("e");
         assertThat(limits.callers()).isEqualTo(3);

@@ -1,0 +1,42 @@
+package dev.cairn.platform.limits;
+
+import dev.cairn.platform.auth.Caller;
+import dev.cairn.store.CallLedger;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * The ONE place the per-caller write and read limits are enforced, once the caller is known. It runs after
+ * {@code AccessControl} (priority AUTHENTICATION), which binds the caller, so an unauthenticated or forbidden request
+ * is refused as such and costs its subject nothing. A write takes one token; a read (GET, HEAD) reserves read
+ * capacity, its DynamoDB calls charge what they consume as they answer, and the reserve's rest goes back when the
+ * request ends, however it ends (the client gone included).
+ */
+public class LimitFilter {
+
+    private final CallerLimits limits;
+
+    public LimitFilter(CallerLimits limits) {
+        this.limits = limits;
+    }
+
+    @ServerRequestFilter(priority = Priorities.AUTHORIZATION)
+    public void limit(ContainerRequestContext request, RoutingContext routing) {
+        if (!limits.enabled()) {
+            return;
+        }
+        String method = request.getMethod();
+        if ("GET".equals(method) || "HEAD".equals(method)) {
+            var charge = limits.admitRead(Caller.current().subject());
+            CallLedger ledger = CallLedger.current();
+            if (ledger != null) {
+                ledger.payer(charge);
+            }
+            routing.addEndHandler(ended -> charge.close());
+        } else if (!"OPTIONS".equals(method)) {
+            limits.admitWrite(Caller.current().subject());
+        }
+    }
+}
