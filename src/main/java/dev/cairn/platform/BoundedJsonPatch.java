@@ -12,6 +12,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,10 @@ final class BoundedJsonPatch {
     private final OverBudget overBudget;
     private Object root;
     private long work;
+    /** Sizes of JSON-P structures measured whole (identity: two equal structures are two values). */
+    private final Map<Object, Long> sizes = new IdentityHashMap<>();
+    private Object lastMeasured;
+    private long lastMeasuredSize;
     private int operation;
     private String op = "?";
 
@@ -64,9 +69,55 @@ final class BoundedJsonPatch {
         return new BoundedJsonPatch(target, maxWork, overBudget);
     }
 
-    /** An upper bound of {@code node}'s size in bytes ({@link PatchLimits#size}), each value walked counted as work. */
+    /**
+     * An upper bound of {@code node}'s size in bytes (compact JSON, UTF-8), some number above {@code limit} as soon as
+     * it passes it; each value walked counts as work. A JSON-P structure measured whole (they never change) is
+     * remembered, and so is the copy a {@code copy} makes of a value just measured: copies of copies are not walked
+     * again, so a copy bomb meets the size cap, not the work budget.
+     */
     long measure(Object node, long limit) {
-        return PatchLimits.size(node, limit, this::spend);
+        long size = sizeOf(node, limit);
+        lastMeasured = size <= limit ? node : null;
+        lastMeasuredSize = size;
+        return size;
+    }
+
+    private long sizeOf(Object node, long limit) {
+        if (node instanceof JsonValue value && (value instanceof JsonObject || value instanceof JsonArray)) {
+            Long known = sizes.get(value);
+            if (known != null) {
+                return known;
+            }
+        }
+        spend(1);
+        long total;
+        if (node instanceof Map<?, ?> object) {
+            total = 2 + Math.max(0, object.size() - 1);
+            for (var member : object.entrySet()) {
+                total += PatchLimits.stringBytes((String) member.getKey()) + 1;
+                if (total > limit) {
+                    return total;
+                }
+                total += sizeOf(member.getValue(), limit - total);
+                if (total > limit) {
+                    return total;
+                }
+            }
+        } else if (node instanceof List<?> array) {
+            total = 2 + Math.max(0, array.size() - 1);
+            for (Object element : array) {
+                total += sizeOf(element, limit - total);
+                if (total > limit) {
+                    return total;
+                }
+            }
+        } else {
+            return PatchLimits.size(node, limit);
+        }
+        if (node instanceof JsonObject || node instanceof JsonArray) {
+            sizes.put(node, total);
+        }
+        return total;
     }
 
     /** The work done so far, in units. */
@@ -105,7 +156,14 @@ final class BoundedJsonPatch {
             case "remove" -> remove(tokens(path));
             case "replace" -> replace(tokens(path), value(object));
             case "move" -> move(pointer(object, "from"), path);
-            case "copy" -> add(tokens(path), freeze(existing(tokens(pointer(object, "from")))));
+            case "copy" -> {
+                Object source = existing(tokens(pointer(object, "from")));
+                JsonValue copy = freeze(source);
+                if (source == lastMeasured && (copy instanceof JsonObject || copy instanceof JsonArray)) {
+                    sizes.put(copy, lastMeasuredSize);
+                }
+                add(tokens(path), copy);
+            }
             case "test" -> test(tokens(path), value(object));
             default -> throw malformed(object.containsKey("op") ? "unknown op " + object.get("op") : "no op");
         }

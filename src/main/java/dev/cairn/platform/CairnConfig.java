@@ -333,6 +333,15 @@ public interface CairnConfig {
          */
         @WithDefault("true")
         boolean enabled();
+
+        /**
+         * The claim holding the caller's workspaces: a list of ids, or one string of ids separated by commas (as an
+         * identity provider's custom attribute is, e.g. Amazon Cognito's {@code custom:workspaces}); {@code "*"} is
+         * every workspace. The roles come from {@code smallrye.jwt.path.groups} (default {@code groups}).
+         */
+        @WithDefault("workspaces")
+        @WithName("workspaces-claim")
+        String workspacesClaim();
     }
 
     interface Table {

@@ -12,7 +12,6 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongConsumer;
 
 /**
  * Applies patches without ever building more than {@code maxDocumentBytes} or doing more than {@code maxWork} units of
@@ -142,11 +141,6 @@ public record PatchLimits(int maxOperations, long maxDocumentBytes, long maxWork
      * JSON-P value or a container a patch opened (a map or a list of them).
      */
     static long size(Object value, long limit) {
-        return size(value, limit, null);
-    }
-
-    /** As {@link #size(Object, long)}, telling {@code visited} of every value it walks (the work of measuring). */
-    static long size(Object value, long limit, LongConsumer visited) {
         long total = 0;
         // Containers are walked through iterators, so a huge one is not queued whole before the limit stops the walk.
         var pending = new ArrayDeque<Iterator<?>>();
@@ -161,9 +155,6 @@ public record PatchLimits(int maxOperations, long maxDocumentBytes, long maxWork
             if (next instanceof Map.Entry<?, ?> member) {
                 total += stringBytes((String) member.getKey()) + 1;
                 next = member.getValue();
-            }
-            if (visited != null) {
-                visited.accept(1);
             }
             if (next instanceof Map<?, ?> object) {
                 total += 2 + Math.max(0, object.size() - 1);
@@ -185,7 +176,7 @@ public record PatchLimits(int maxOperations, long maxDocumentBytes, long maxWork
     }
 
     /** A string with its quotes, escaped: at most 6 bytes per control character, 3 per other UTF-16 unit. */
-    private static long stringBytes(String s) {
+    static long stringBytes(String s) {
         long bytes = 2;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

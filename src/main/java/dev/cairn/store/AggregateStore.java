@@ -503,11 +503,11 @@ public class AggregateStore {
      * Removes everything stored in a partition that does not form the aggregate (its root gone, or members that do
      * not fit). Every transaction of deletes carries a guard on the root as it was read (still absent, or still at
      * its version), so a concurrent create or write is never cut into; the root, if any, goes last. False when the
-     * partition is empty.
+     * partition is empty. Begun, it goes on to its end whether or not its client still waits ({@link Detached}).
      */
     public Uni<Boolean> purge(Aggregate aggregate, String id) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
+        return Detached.run(() -> store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().item(false);
             }
@@ -529,7 +529,7 @@ public class AggregateStore {
                             : store.transact(TransactionPlan.of(List.of(
                                     WriteAction.deleteItem(rootKey, guard.expectation(), aggregate.name())))))
                     .replaceWith(true);
-        });
+        }));
     }
 
     /**

@@ -19,6 +19,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
 
 /**
@@ -62,8 +63,11 @@ class CascadeRetryResourceTest {
         var f = CricketFixtures.create(2);
         PrimaryKey match = busyMatch(f);
         String job = rename(f.players.get(0), "Retried");
+        // while the retry waits, the attempt that ended still says what it found: one copy, not written, and which
         given().get("/cascades/{id}", job).then().statusCode(200).body("state", equalTo("pending"))
-                .body("retries", equalTo(1)).body("nextAttemptAt", notNullValue());
+                .body("retries", equalTo(1)).body("nextAttemptAt", notNullValue())
+                .body("matched", equalTo(1)).body("updated", equalTo(0)).body("failed", equalTo(1))
+                .body("failedKeys", hasSize(1));
         free(match);
 
         within(Duration.ofSeconds(20), () -> given().get("/cascades/{id}", job).then().body("state", equalTo("done"))

@@ -311,6 +311,8 @@ class KubernetesManifestsTest {
         assertThat(config.at("/data/MP_JWT_VERIFY_ISSUER").asText()).isNotEmpty();
         assertThat(config.at("/data/MP_JWT_VERIFY_AUDIENCES").asText()).as("tokens for other services refused").isNotEmpty();
         assertThat(config.at("/data").has("CAIRN_AUTH_ENABLED")).as("no overlay turns authentication off").isFalse();
+        assertThat(config.at("/data/CAIRN_DIAGNOSTICS_HEADERS").asText()).as("capacity headers off in production")
+                .isEqualTo("false");
         assertThat(find(docs, "ServiceAccount", "cairn").at("/metadata/annotations").has("eks.amazonaws.com/role-arn")).isTrue();
         assertThat(find(docs, "HorizontalPodAutoscaler", "cairn")).isNotNull();
         assertThat(find(docs, "PodDisruptionBudget", "cairn")).isNotNull();
@@ -322,6 +324,9 @@ class KubernetesManifestsTest {
         } else {
             assertThat(config.at("/data").has("QUARKUS_DYNAMODB_ENDPOINT_OVERRIDE")).isFalse();
             assertThat(config.at("/data/CAIRN_TABLE_CREATE").asText()).isEqualTo("false");
+            // Cognito's tokens carry roles and tenants under its own claim names
+            assertThat(config.at("/data/SMALLRYE_JWT_PATH_GROUPS").asText()).isEqualTo("\"cognito:groups\"");
+            assertThat(config.at("/data/CAIRN_AUTH_WORKSPACES_CLAIM").asText()).isEqualTo("custom:workspaces");
         }
     }
 

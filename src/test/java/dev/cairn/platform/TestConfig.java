@@ -57,7 +57,12 @@ final class TestConfig {
                     public int maxScans() { return 1; }
                 };
             }
-            public Auth auth() { return () -> false; }
+            public Auth auth() {
+                return new Auth() {
+                    public boolean enabled() { return false; }
+                    public String workspacesClaim() { return "workspaces"; }
+                };
+            }
             public Console console() { return () -> true; }
             public Workspace workspace() { return () -> 4; }
             public Matches matches() { return () -> 4; }

@@ -92,6 +92,19 @@ class SdkErrorsTest {
     }
 
     @Test
+    void aCancelledTransactionNamesItsActionsInTheApisWordsNeverTheirStorageKeys() {
+        var put = WriteAction.check("Match#bgt-1", PrimaryKey.of("MATCH#bgt-1", "MATCH"), WriteAction.Expectation.present(2L));
+        var other = WriteAction.check("team t1", PrimaryKey.of("TEAM#t1", "TEAM"), WriteAction.Expectation.present(1L));
+        var cancelled = SdkErrors.translateDetailed(cancelled("ConditionalCheckFailed", "ValidationError"), List.of(put, other));
+        var error = (CairnError.TransactionCanceled) cancelled.error();
+        var described = error.extensions().toString();
+        assertThat(described).contains("Match 'bgt-1'").contains("team t1").contains("ValidationError")
+                .doesNotContain("MATCH#").doesNotContain("TEAM#");
+        // the keys stay for the logs
+        assertThat(error.failures().get(0).pk()).isEqualTo("MATCH#bgt-1");
+    }
+
+    @Test
     void aMissingTableAndARacingCreateAreToldApart() {
         CairnException missing = SdkErrors.translate(ResourceNotFoundException.builder().message("no table").build());
         assertThat(missing.error()).isInstanceOf(CairnError.ServiceUnavailable.class);

@@ -38,7 +38,6 @@ import java.util.Set;
  */
 public class AccessControl {
 
-    public static final String WORKSPACES_CLAIM = "workspaces";
     /**
      * Lets the request through at once: a null Uni, which quarkus-rest takes as "carry on" without suspending the
      * request and subscribing (a Uni of null would cost both on every request).
@@ -49,12 +48,14 @@ public class AccessControl {
     private final CairnConfig config;
     private final CurrentIdentityAssociation identities;
     private final long clockSkewSeconds;
+    private final String workspacesClaim;
 
     public AccessControl(CairnConfig config, CurrentIdentityAssociation identities,
                          @ConfigProperty(name = "mp.jwt.verify.clock.skew", defaultValue = "60") long clockSkewSeconds) {
         this.config = config;
         this.identities = identities;
         this.clockSkewSeconds = clockSkewSeconds;
+        this.workspacesClaim = config.auth().workspacesClaim();
     }
 
     /**
@@ -71,7 +72,7 @@ public class AccessControl {
                 .onFailure(AuthenticationFailedException.class).transform(e -> unauthenticated(
                         "the bearer token was refused", true))
                 .map(identity -> {
-                    Caller caller = caller(identity, tokenPresented, clockSkewSeconds);
+                    Caller caller = caller(identity, tokenPresented, clockSkewSeconds, workspacesClaim);
                     if (!caller.has(Role.READER)) {
                         throw new CairnException(new CairnError.Forbidden("this request needs the role "
                                 + Role.READER.group(), Role.READER.group()));
@@ -101,7 +102,7 @@ public class AccessControl {
                         "the bearer token was refused: it is malformed, expired or too old, not signed by a trusted "
                                 + "key, from another issuer or for another audience", true))
                 .map(identity -> {
-                    Caller caller = caller(identity, tokenPresented, clockSkewSeconds);
+                    Caller caller = caller(identity, tokenPresented, clockSkewSeconds, workspacesClaim);
                     Role needed = neededRole(request, resource);
                     if (!caller.has(needed)) {
                         throw new CairnException(new CairnError.Forbidden(
@@ -113,7 +114,8 @@ public class AccessControl {
                 });
     }
 
-    private static Caller caller(SecurityIdentity identity, boolean tokenPresented, long clockSkewSeconds) {
+    private static Caller caller(SecurityIdentity identity, boolean tokenPresented, long clockSkewSeconds,
+                                 String workspacesClaim) {
         if (identity.isAnonymous() || !(identity.getPrincipal() instanceof JsonWebToken token)) {
             throw unauthenticated(tokenPresented ? "the bearer token was refused" : "a bearer token is required",
                     tokenPresented);
@@ -128,7 +130,7 @@ public class AccessControl {
                 roles.add(role);
             }
         }
-        return Caller.of(subject(token), roles, workspaces(token.getClaim(WORKSPACES_CLAIM)));
+        return Caller.of(subject(token), roles, workspaces(token.getClaim(workspacesClaim)));
     }
 
     /**
@@ -158,11 +160,16 @@ public class AccessControl {
         } else if (claim instanceof Collection<?> values) {
             values.forEach(v -> out.add(v instanceof JsonString s ? s.getString() : String.valueOf(v)));
         } else if (claim instanceof JsonString s) {
-            out.add(s.getString());
+            out.addAll(commaSeparated(s.getString()));
         } else if (claim instanceof String s) {
-            out.add(s);
+            out.addAll(commaSeparated(s));
         }
         return out;
+    }
+
+    /** One string of ids, as identity providers' custom attributes hold lists: "acme, globex". */
+    private static List<String> commaSeparated(String ids) {
+        return java.util.Arrays.stream(ids.split(",")).map(String::strip).filter(id -> !id.isEmpty()).toList();
     }
 
     private static Role neededRole(ContainerRequestContext request, ResourceInfo resource) {

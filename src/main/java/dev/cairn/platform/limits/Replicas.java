@@ -5,6 +5,8 @@ import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.TableProvisioner;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.JobSettings;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -33,11 +35,13 @@ public class Replicas {
     private volatile int alive = 1;
     private volatile long timer = -1;
 
-    public Replicas(CairnConfig config, EntityStore store, JobSettings jobs, Vertx vertx) {
+    public Replicas(CairnConfig config, EntityStore store, JobSettings jobs, Vertx vertx, MeterRegistry registry) {
         this.config = config;
         this.store = store;
         this.jobs = jobs;
         this.vertx = vertx;
+        Gauge.builder("cairn.replicas.alive", this, Replicas::alive)
+                .description("Replicas sharing the per-caller limits, as this one counted them last").register(registry);
     }
 
     /** Replicas alive at the last count, at least 1. */

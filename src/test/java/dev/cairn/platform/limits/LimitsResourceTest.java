@@ -113,8 +113,8 @@ class LimitsResourceTest {
             as(reader, "cairn-reader").get("/players/{id}", player).then().statusCode(200);
         }
         assertThat(refusal).as("a rename refused once the copies spent the budget").isNotNull();
-        assertThat(lastName).as("the first two renames pass").isEqualTo("P2");
-        // a copy comes back every 6 s at 10 a minute
+        // (a slow machine may refill a copy or two between the renames: one comes back every 6 s)
+        assertThat(lastName).as("the first two renames pass, and no more than the refills allow").isIn("P2", "P3", "P4");
         assertRefused(refusal, "cascade-copies", 1, 7);
         as(reader, "cairn-reader").get("/players/{id}", player).then().statusCode(200).body("firstName", equalTo(lastName));
         // another writer's cascades have a budget of their own
