@@ -4,6 +4,7 @@ import dev.cairn.core.query.Page;
 import dev.cairn.platform.OpenApiDocs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.Offload;
 import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -91,7 +92,7 @@ public class MatchResource {
     public Uni<RestResponse<Map<String, Object>>> patch(@RestPath String id, @RestHeader("If-Match") String ifMatch,
                                                        @RestHeader("Content-Type") String contentType, String patch) {
         return matches.update(Http.id("id", id), Http.ifMatch(ifMatch),
-                        current -> patcher.apply(current, MatchInput.class, patch, Set.of("id"), contentType))
+                        Offload.forBody(patch, current -> patcher.apply(current, MatchInput.class, patch, Set.of("id"), contentType)))
                 .map(MatchResource::ok);
     }
 

@@ -16,6 +16,7 @@ import dev.cairn.core.query.Page;
 import dev.cairn.cricket.MatchInput.PlayerSheetInput;
 import dev.cairn.cricket.MatchInput.TeamSheetInput;
 import dev.cairn.platform.Http;
+import dev.cairn.platform.Offload;
 import dev.cairn.service.EntityService;
 import dev.cairn.store.AggregateStore.Snapshot;
 import dev.cairn.store.AggregateStore;
@@ -31,7 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import static dev.cairn.cricket.CricketModel.MATCH;
 
@@ -101,10 +102,10 @@ public class MatchService {
      * Reads the match (1 Query), applies {@code change} to its input shape, and writes only the changed groups,
      * conditioned on the version read: a concurrent change is a 409, a stale If-Match a 412.
      */
-    public Uni<Versioned> update(String id, Long ifMatch, Function<MatchInput, MatchInput> change) {
-        return entities.againOnCollision(readForWrite(id, ifMatch).chain(snapshot -> {
+    public Uni<Versioned> update(String id, Long ifMatch, UnaryOperator<MatchInput> change) {
+        return entities.againOnCollision(readForWrite(id, ifMatch).chain(snapshot -> Offload.apply(change,
+                fromMap(MATCH.toInput(snapshot.assembled().view()))).chain(next -> {
             var current = snapshot.assembled();
-            MatchInput next = change.apply(fromMap(MATCH.toInput(current.view())));
             if (!id.equals(next.id())) {
                 throw Http.invalid("id", "must be the match's id '" + id + "'");
             }
@@ -126,7 +127,7 @@ public class MatchService {
                 return aggregates.write(MATCH, plan, snapshot.bySk())
                         .map(done -> new Versioned(view, current.version() + 1));
             });
-        }));
+        })));
     }
 
     /**

@@ -21,6 +21,7 @@ import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.Offload;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.service.CascadeService;
 import dev.cairn.service.CascadeService.Mode;
@@ -309,7 +310,8 @@ public class DeclaredService {
         actOn(entity, address, parameter);
         var immutable = new HashSet<>(entity.model().immutable());
         var shape = DocJson.shape(entity.model().fields());
-        return change(entity, address, current -> patcher.apply(current, shape, body, immutable, contentType), ifMatch, mode);
+        return change(entity, address, Offload.forBody(body,
+                current -> patcher.apply(current, shape, body, immutable, contentType)), ifMatch, mode);
     }
 
     /** A PUT of the whole document: its identity must be the path's, and server-set fields keep their values. */
@@ -361,12 +363,12 @@ public class DeclaredService {
                             (current, patched) -> { }, (current, patched) -> store.put(entity.spec(), patched, current.version()))
                     .map(stored -> new Changed(entity, stored, null));
         }
-        UnaryOperator<Doc> seen = current -> {
+        UnaryOperator<Doc> seen = Offload.as(change, current -> {
             if (!visible.test(current)) {
                 throw EntityService.notFound(what);
             }
             return change.apply(current);
-        };
+        });
         var target = new CascadeService.Target<>(entity.spec(), Doc.class, address.id(), cascade);
         return cascades.patch(target, seen, ifMatch, mode, what).map(patched -> new Changed(entity, patched.stored(), patched));
     }

@@ -15,6 +15,7 @@ import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.Offload;
 import dev.cairn.jobs.CascadeJobs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.Caller;
@@ -99,7 +100,8 @@ public class CascadeService {
      * at once or 429 with nothing written), giving back what it did not write.
      */
     public <T> Uni<Patched<T>> patch(Target<T> target, String body, Long ifMatch, Mode mode, String what) {
-        return patch(target, current -> patcher.apply(current, target.type(), body, Set.of("id")), ifMatch, mode, what);
+        return patch(target, Offload.forBody(body, current -> patcher.apply(current, target.type(), body, Set.of("id"))),
+                ifMatch, mode, what);
     }
 
     /** As above, for any change of the source (a merge patch, a JSON Patch, a replacement). */

@@ -11,6 +11,7 @@ import dev.cairn.core.query.QuerySpec;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.Offload;
 import dev.cairn.store.EntityStore;
 import dev.cairn.store.StoreMetrics;
 import io.smallrye.mutiny.Uni;
@@ -73,7 +74,8 @@ public class EntityService {
     public <T> Uni<Stored<T>> mergePatch(EntitySpec<T> spec, PrimaryKey key, Class<T> type, String body,
                                          Long ifMatch, Set<String> immutable, String what, Predicate<T> visible,
                                          BiConsumer<T, T> rule, PatchWrite<T> write) {
-        return change(spec, key, current -> patcher.apply(current, type, body, immutable), ifMatch, what, visible, rule, write);
+        return change(spec, key, Offload.forBody(body, current -> patcher.apply(current, type, body, immutable)), ifMatch,
+                what, visible, rule, write);
     }
 
     /**
@@ -88,12 +90,13 @@ public class EntityService {
                 return Uni.createFrom().failure(notFound(what));
             }
             Http.requireVersion(what, ifMatch, current.version());
-            T patched = change.apply(current.value());
-            rule.accept(current.value(), patched);
-            if (patched.equals(current.value())) {
-                return Uni.createFrom().item(current);
-            }
-            return write.apply(current, patched);
+            return Offload.apply(change, current.value()).chain(patched -> {
+                rule.accept(current.value(), patched);
+                if (patched.equals(current.value())) {
+                    return Uni.createFrom().item(current);
+                }
+                return write.apply(current, patched);
+            });
         });
         return againOnConflict(attempt, ifMatch);
     }
