@@ -17,15 +17,18 @@ import java.util.TreeMap;
 
 /**
  * A request the builder composed: its expressions with their placeholder maps, as the SDK request it runs as and as
- * DynamoDB JSON ({@link #request()}, what {@code --cli-input-json} and the snippets take). {@code reserved} lists the
+ * DynamoDB JSON ({@link #request()}, what {@code --cli-input-json} and the snippets take). {@code partition} holds
+ * the partition key values it reads or writes (none for a Scan: it reads every partition). {@code reserved} lists the
  * names that are DynamoDB reserved words; {@code warnings} say where a value's type differs from the models'.
  */
 public record BuiltRequest(Operation operation, String table, String indexName, String keyCondition, String filter,
                            String condition, String update, String projection, Map<String, String> names,
                            Map<String, AttributeValue> values, Map<String, AttributeValue> key, boolean descending,
-                           Integer limit, boolean consistent, List<String> reserved, List<FieldError> warnings) {
+                           Integer limit, boolean consistent, Map<String, AttributeValue> partition,
+                           List<String> reserved, List<FieldError> warnings) {
 
     public BuiltRequest {
+        partition = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(partition));
         names = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(names));
         values = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(values));
         key = key == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(key));

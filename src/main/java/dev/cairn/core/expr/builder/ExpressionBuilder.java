@@ -53,6 +53,7 @@ public final class ExpressionBuilder {
         private final List<FieldError> errors = new ArrayList<>();
         private final List<FieldError> warnings = new ArrayList<>();
         private final Aliases aliases;
+        private final Map<String, AttributeValue> partition = new LinkedHashMap<>();
 
         Run(BuilderSpec spec, TableShape shape) {
             this.spec = spec;
@@ -122,7 +123,7 @@ public final class ExpressionBuilder {
             aliases.names.values().stream().filter(ReservedWords::isReserved).forEach(reserved::add);
             return new BuiltRequest(operation, shape.table(), target.indexName(), keyCondition, filter, condition, update,
                     projection, aliases.names, aliases.values, key, spec.descending(), limit, spec.consistent(),
-                    List.copyOf(reserved), warnings);
+                    key != null ? key : partition, List.copyOf(reserved), warnings);
         }
 
         private CairnException failure() {
@@ -186,7 +187,7 @@ public final class ExpressionBuilder {
                     continue;
                 }
                 tested.put(attribute, test.op());
-                String rendered = keyTest(test, f, attribute);
+                String rendered = keyTest(test, f, attribute, partition);
                 if (rendered != null) {
                     parts.add(rendered);
                 }
@@ -236,7 +237,7 @@ public final class ExpressionBuilder {
             return path;
         }
 
-        private String keyTest(Clause test, String f, String attribute) {
+        private String keyTest(Clause test, String f, String attribute, boolean partitionKey) {
             AttributeType keyType = shape.keyTypes().get(attribute);
             List<AttributeValue> values = operands(test, f, "between".equals(test.op()) ? 2 : 1);
             if (values == null) {
@@ -260,6 +261,9 @@ public final class ExpressionBuilder {
             }
             if (!ok || !ordered(test, f, values)) {
                 return null;
+            }
+            if (partitionKey) {
+                partition.put(attribute, values.get(0));
             }
             return render(test, f, aliases.name(attribute), values, attribute);
         }
