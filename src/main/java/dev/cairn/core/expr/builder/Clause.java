@@ -46,11 +46,11 @@ public record Clause(String op, String path, List<Operand> values, Boolean size,
         return new Clause("not", null, List.of(), false, List.of(clause));
     }
 
-    public boolean isGroup() {
+    public boolean grouping() {
         return "and".equals(op) || "or".equals(op) || "not".equals(op);
     }
 
-    public boolean isFunction() {
+    public boolean function() {
         return FUNCTIONS.contains(op);
     }
 }

@@ -217,7 +217,7 @@ public final class ExpressionBuilder {
                 error(f + ".op", "choose an operator");
                 return null;
             }
-            if (test.isGroup()) {
+            if (test.grouping()) {
                 error(f + ".op", "a key condition is a list of tests joined by AND: OR and NOT belong in the filter");
                 return null;
             }
@@ -346,7 +346,7 @@ public final class ExpressionBuilder {
                     }
                     Clause child = clause.clauses().get(0);
                     String rendered = clause(child, f + ".clauses[0]", keyed);
-                    yield rendered == null ? null : child.isFunction() ? "NOT " + rendered : "NOT (" + rendered + ")";
+                    yield rendered == null ? null : child.function() ? "NOT " + rendered : "NOT (" + rendered + ")";
                 }
                 default -> test(clause, f, keyed);
             };
@@ -354,7 +354,7 @@ public final class ExpressionBuilder {
 
         private String test(Clause test, String f, Target keyed) {
             boolean comparison = Clause.COMPARISONS.contains(test.op()) || "between".equals(test.op()) || "in".equals(test.op());
-            if (!comparison && !test.isFunction()) {
+            if (!comparison && !test.function()) {
                 error(f + ".op", "unknown test '" + test.op() + "': use =, <>, <, <=, >, >=, between, in, "
                         + String.join(", ", Clause.FUNCTIONS) + ", or an and / or / not group");
                 return null;
