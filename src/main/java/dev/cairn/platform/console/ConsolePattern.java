@@ -2,6 +2,7 @@ package dev.cairn.platform.console;
 
 import dev.cairn.core.expr.Placeholders;
 import dev.cairn.core.expr.builder.BuilderSpec;
+import dev.cairn.core.expr.builder.ExpressionBuilder;
 import dev.cairn.core.expr.builder.ExpressionParser;
 import dev.cairn.core.expr.builder.Snippets;
 import dev.cairn.core.query.AccessPattern;
@@ -44,8 +45,14 @@ public record ConsolePattern(String name, String route, String operation, String
                 : Placeholders.readable(keyCondition, strings(names), scalars(values));
         return new ConsolePattern(pattern.name(), pattern.route(), pattern.operation(),
                 (String) request.get("TableName"), index == null ? "table" : index, keyCondition, readable, names, values,
-                request, pattern.withSnippets(endpoint).snippets(), ExpressionParser.spec(pattern.operation(), request),
-                pattern.route().startsWith("GET "), parameters);
+                request, pattern.withSnippets(endpoint).snippets(), builderSpec(pattern), pattern.route().startsWith("GET "),
+                parameters);
+    }
+
+    /** The pattern as the builder composes it; one reading more than a console page opens with the console's page. */
+    private static BuilderSpec builderSpec(AccessPattern pattern) {
+        BuilderSpec spec = ExpressionParser.spec(pattern.operation(), pattern.request());
+        return spec.limit() == null ? spec : spec.withLimit(Math.min(spec.limit(), ExpressionBuilder.MAX_LIMIT));
     }
 
     /** {@code {pk: {S: X}, sk: {S: Y}}} → {@code pk = X AND sk = Y}. */

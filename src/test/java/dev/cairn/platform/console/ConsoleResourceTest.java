@@ -78,7 +78,8 @@ class ConsoleResourceTest {
     }
 
     @Test
-    void accessPatternsListTheirKeyConditionsPlaceholdersRequestsAndJava() {
+    @SuppressWarnings("unchecked")
+    void accessPatternsListTheirKeyConditionsPlaceholdersRequestsAndSnippets() {
         JsonPath patterns = given().get("/console/api/access-patterns").then().statusCode(200)
                 .header("X-DynamoDB-Calls", "0").extract().jsonPath();
         Map<String, Object> list = patterns.getMap("find { it.name == 'List projects newest first' }");
@@ -92,8 +93,12 @@ class ConsoleResourceTest {
         assertThat((String) get.get("readableKeyCondition")).matches("pk = \\S+ AND sk = \\S+");
         assertThat((Map<?, ?>) list.get("names")).isNotEmpty();
         assertThat((Map<?, ?>) list.get("values")).isNotEmpty();
-        assertThat((String) list.get("java")).contains("QueryRequest.builder()").contains(".keyConditionExpression(")
-                .contains("AttributeValue.fromS(\"WS#acme\")").endsWith(".build();");
+        Map<String, String> snippets = (Map<String, String>) list.get("snippets");
+        assertThat(snippets.get("java")).contains("QueryRequest.builder()").contains(".keyConditionExpression(")
+                .contains("AttributeValue.fromS(\"WS#acme\")").contains("return dynamo.query(request);");
+        assertThat(snippets.get("cli")).startsWith("aws dynamodb query").contains("--key-condition-expression");
+        assertThat(snippets.get("javascript")).contains("new QueryCommand({");
+        assertThat((Map<String, Object>) list.get("builder")).containsEntry("operation", "Query").containsEntry("descending", true);
         assertThat(patterns.getList("index")).contains("gsi1", "table");
         assertThat(patterns.getList("operation")).contains("GetItem", "Query");
     }

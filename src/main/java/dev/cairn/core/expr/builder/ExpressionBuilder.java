@@ -177,6 +177,7 @@ public final class ExpressionBuilder {
                 }
                 boolean partition = target.partition().contains(attribute);
                 if (partition && !"=".equals(test.op())) {
+                    tested.put(attribute, test.op());
                     error(f + ".op", attribute + " is the partition key of " + target.name() + ": it takes = only"
                             + (target.sort().isEmpty() ? "" : " (a range goes on the sort key, " + String.join(", ", target.sort()) + ")"));
                     continue;
