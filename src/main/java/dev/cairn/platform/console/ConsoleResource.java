@@ -46,7 +46,8 @@ import java.util.TreeMap;
 public class ConsoleResource {
 
     private static final Map<String, String> ASSETS = Map.of(
-            "console.js", "text/javascript; charset=utf-8", "console.css", "text/css; charset=utf-8");
+            "console.js", "text/javascript; charset=utf-8", "builder.js", "text/javascript; charset=utf-8",
+            "console.css", "text/css; charset=utf-8");
 
     private final EntityStore store;
     private final CairnConfig config;

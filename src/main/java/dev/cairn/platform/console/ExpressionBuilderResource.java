@@ -102,6 +102,7 @@ public class ExpressionBuilderResource {
         out.put("expressions", expressions);
         out.put("names", built.names());
         out.put("values", DynamoJson.ofValues(built.values()));
+        out.put("valueFields", built.valueFields());
         out.put("request", built.request());
         out.put("snippets", Snippets.of(built.operation(), built.request(), endpoint.endpoint()));
         out.put("reserved", built.reserved());

@@ -60,8 +60,8 @@ class ConsoleResourceTest {
 
     @Test
     void thePageAndItsAssetsComeWithAStrictContentSecurityPolicyAndNoInlineCode() {
-        for (String path : List.of("/console", "/console/assets/console.js", "/console/assets/console.css",
-                "/console/api/access-patterns")) {
+        for (String path : List.of("/console", "/console/assets/console.js", "/console/assets/builder.js",
+                "/console/assets/console.css", "/console/api/access-patterns", "/console/api/builder/shape")) {
             String policy = given().get(path).then().statusCode(200).header("X-Content-Type-Options", "nosniff")
                     .header("Referrer-Policy", "no-referrer").extract().header("Content-Security-Policy");
             assertThat(policy).as(path).contains("default-src 'self'", "script-src 'self'", "style-src 'self'",
@@ -71,8 +71,10 @@ class ConsoleResourceTest {
         String page = given().get("/console").then().statusCode(200).extract().asString();
         assertThat(page).doesNotContainPattern("<script(?![^>]*\\ssrc=)").doesNotContain("<style")
                 .doesNotContainPattern("\\sstyle=").doesNotContainPattern("\\son[a-z]+=").doesNotContain("javascript:");
-        String script = given().get("/console/assets/console.js").then().statusCode(200).extract().asString();
-        assertThat(script).doesNotContain("setAttribute('style'", "innerHTML", "eval(", "new Function");
+        for (String asset : List.of("console.js", "builder.js")) {
+            String script = given().get("/console/assets/" + asset).then().statusCode(200).extract().asString();
+            assertThat(script).as(asset).doesNotContain("setAttribute('style'", "innerHTML", "eval(", "new Function");
+        }
         // Only the console's paths: the API's answers are not pages.
         assertThat(given().get("/access-patterns").then().statusCode(200).extract().header("Content-Security-Policy")).isNull();
     }

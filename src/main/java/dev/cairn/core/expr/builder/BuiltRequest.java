@@ -18,16 +18,18 @@ import java.util.TreeMap;
 /**
  * A request the builder composed: its expressions with their placeholder maps, as the SDK request it runs as and as
  * DynamoDB JSON ({@link #request()}, what {@code --cli-input-json} and the snippets take). {@code partition} holds
- * the partition key values it reads or writes (none for a Scan: it reads every partition). {@code reserved} lists the
+ * the partition key values it reads or writes (none for a Scan: it reads every partition); {@code valueFields} the
+ * fields of the spec each value placeholder stands for (where the user renames it). {@code reserved} lists the
  * names that are DynamoDB reserved words; {@code warnings} say where a value's type differs from the models'.
  */
 public record BuiltRequest(Operation operation, String table, String indexName, String keyCondition, String filter,
                            String condition, String update, String projection, Map<String, String> names,
                            Map<String, AttributeValue> values, Map<String, AttributeValue> key, boolean descending,
                            Integer limit, boolean consistent, Map<String, AttributeValue> partition,
-                           List<String> reserved, List<FieldError> warnings) {
+                           Map<String, List<String>> valueFields, List<String> reserved, List<FieldError> warnings) {
 
     public BuiltRequest {
+        valueFields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(valueFields));
         partition = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(partition));
         names = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(names));
         values = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(values));

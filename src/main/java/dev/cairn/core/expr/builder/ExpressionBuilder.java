@@ -54,6 +54,7 @@ public final class ExpressionBuilder {
         private final List<FieldError> warnings = new ArrayList<>();
         private final Aliases aliases;
         private final Map<String, AttributeValue> partition = new LinkedHashMap<>();
+        private final Map<String, List<String>> valueFields = new LinkedHashMap<>();
 
         Run(BuilderSpec spec, TableShape shape) {
             this.spec = spec;
@@ -123,7 +124,7 @@ public final class ExpressionBuilder {
             aliases.names.values().stream().filter(ReservedWords::isReserved).forEach(reserved::add);
             return new BuiltRequest(operation, shape.table(), target.indexName(), keyCondition, filter, condition, update,
                     projection, aliases.names, aliases.values, key, spec.descending(), limit, spec.consistent(),
-                    key != null ? key : partition, List.copyOf(reserved), warnings);
+                    key != null ? key : partition, valueFields, List.copyOf(reserved), warnings);
         }
 
         private CairnException failure() {
@@ -375,6 +376,11 @@ public final class ExpressionBuilder {
             }
             AttributeType declared = path.isAttribute() ? shape.typeOf(path.attribute()) : null;
             String where = declared == null ? "" : " (" + declaredBy(path.attribute()) + ")";
+            if ("begins_with".equals(test.op()) && declared != null && declared != AttributeType.S && declared != AttributeType.B) {
+                error(f + ".op", "begins_with works on strings and binaries: " + path + " is " + describe(declared)
+                        + " (" + declared + ")" + where);
+                return null;
+            }
             int arity = switch (test.op()) {
                 case "between" -> 2;
                 case "in" -> -1;
@@ -388,11 +394,6 @@ public final class ExpressionBuilder {
             switch (test.op()) {
                 case "begins_with" -> {
                     AttributeType type = AttributeType.of(values.get(0));
-                    if (declared != null && declared != AttributeType.S && declared != AttributeType.B) {
-                        error(f + ".op", "begins_with works on strings and binaries: " + path + " is " + describe(declared)
-                                + " (" + declared + ")" + where);
-                        return null;
-                    }
                     if (type != AttributeType.S && type != AttributeType.B) {
                         error(f + ".values[0]", "begins_with takes a string or binary prefix, not " + describe(type) + " (" + type + ")");
                         return null;
@@ -523,7 +524,9 @@ public final class ExpressionBuilder {
                 return null;
             }
             try {
-                return aliases.value(value, operand.alias() == null || operand.alias().isBlank() ? null : operand.alias(), base);
+                String placeholder = aliases.value(value, operand.alias() == null || operand.alias().isBlank() ? null : operand.alias(), base);
+                valueFields.computeIfAbsent(placeholder, p -> new ArrayList<>()).add(f);
+                return placeholder;
             } catch (IllegalArgumentException e) {
                 error(f + ".alias", e.getMessage());
                 return null;
