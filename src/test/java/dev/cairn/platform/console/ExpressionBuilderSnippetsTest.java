@@ -145,6 +145,14 @@ class ExpressionBuilderSnippetsTest {
                 Clause.test("tags", "contains", s("x")))), List.of("ITEM#01", "ITEM#02")));
         reads.put("a binary value and a number set", Map.entry(query().withFilter(Clause.and(
                 Clause.test("data", "=", Operand.of("B", "aGk=")), Clause.test("scores", "contains", n("2")))), List.of("ITEM#01")));
+        reads.put("a value of every type: BOOL, M, NS, SS, NULL", Map.entry(query().withFilter(Clause.or(
+                Clause.and(Clause.test("flag", "=", Operand.of("BOOL", "true")),
+                        Clause.test("address", "=", Operand.of("M", "{\"city\": \"Oslo\"}")),
+                        Clause.test("scores", "=", Operand.of("NS", "[2, 1]")),
+                        Clause.test("labels", "=", Operand.of("SS", "[\"blue\", \"red\"]"))),
+                Clause.test("nothing", "=", Operand.of("NULL", "")))), List.of("ITEM#01", "ITEM#02")));
+        reads.put("a list value", Map.entry(query().withFilter(Clause.test("tags", "=", Operand.of("L", "[\"x\", \"y\"]"))),
+                List.of("ITEM#01")));
         reads.put("a nested path", Map.entry(query().withFilter(Clause.test("address.city", "=", s("Oslo"))), List.of("ITEM#01")));
         reads.put("an index query", Map.entry(BuilderSpec.query("gsi1", List.of(Clause.test("gsi1pk", "=", s(indexPartition)),
                 Clause.test("gsi1sk", "begins_with", s("A#")))).withLimit(10), List.of("ITEM#01", "ITEM#02")));
