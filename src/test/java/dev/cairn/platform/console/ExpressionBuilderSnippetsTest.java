@@ -239,9 +239,11 @@ class ExpressionBuilderSnippetsTest {
     @Test
     void theEnrollmentGuardCreatesTheItemOnceWhicheverSnippetRunsIt() {
         SnippetTools.awsCliV2();
-        List<Clause> key = List.of(Clause.test("pk", "=", s("STU#" + partition)), Clause.test("sk", "=", s("ENROLL#CRS#math204")));
+        // A course of its own: an edge into a demo course would join that course's roster for every other test.
+        String course = "CRS#" + partition;
+        List<Clause> key = List.of(Clause.test("pk", "=", s("STU#" + partition)), Clause.test("sk", "=", s("ENROLL#" + course)));
         BuilderSpec enroll = BuilderSpec.update(key, Clause.test("pk", "attribute_not_exists"), List.of(
-                UpdateAction.set("gsi1pk", s("CRS#math204")), UpdateAction.set("gsi1sk", s("STU#" + partition)),
+                UpdateAction.set("gsi1pk", s(course)), UpdateAction.set("gsi1sk", s("STU#" + partition)),
                 UpdateAction.set("enrolledOn", s("2026-09-01"))));
         Map<String, Object> rendered = render(enroll);
         assertThat(rendered).containsEntry("runnable", false);
@@ -249,13 +251,13 @@ class ExpressionBuilderSnippetsTest {
         Map<String, String> snippets = snippets(rendered);
         BuilderSpec read = new BuilderSpec("GetItem", null, key, null, null, false, null, true, null, null, null);
         JsonNode expected = SnippetTools.normalized(SnippetTools.JSON.valueToTree(List.of(Map.of(
-                "pk", Map.of("S", "STU#" + partition), "sk", Map.of("S", "ENROLL#CRS#math204"),
-                "gsi1pk", Map.of("S", "CRS#math204"), "gsi1sk", Map.of("S", "STU#" + partition),
+                "pk", Map.of("S", "STU#" + partition), "sk", Map.of("S", "ENROLL#" + course),
+                "gsi1pk", Map.of("S", course), "gsi1sk", Map.of("S", "STU#" + partition),
                 "enrolledOn", Map.of("S", "2026-09-01")))));
 
         for (String tool : List.of("cli", "java", "javascript")) {
             client.deleteItem(r -> r.tableName("cairn").key(Map.of("pk", AttributeValue.fromS("STU#" + partition),
-                    "sk", AttributeValue.fromS("ENROLL#CRS#math204")))).join();
+                    "sk", AttributeValue.fromS("ENROLL#" + course)))).join();
             assertThat(consoleItems(read)).as(tool + ": before").isEmpty();
             runWrite(tool, snippets);
             assertThat(consoleItems(read)).as(tool + ": the enrolled item").isEqualTo(expected);
