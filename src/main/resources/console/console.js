@@ -1,4 +1,5 @@
-// Cairn console: plain modern JavaScript, no build step. Reads only, through /console/api and the GET routes.
+// Cairn console: plain modern JavaScript, no build step. Reads only, through /console/api and the GET routes
+// (the expression builder, builder.js, POSTs what it composes to /console/api/builder: it renders and reads, never writes).
 'use strict';
 
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -9,7 +10,7 @@ const el = (tag, attrs = {}, ...children) => {
     else if (k.startsWith('data-')) node.setAttribute(k, v);
     else node[k] = v;
   });
-  children.flat().forEach(c => node.append(c instanceof Node ? c : document.createTextNode(String(c ?? ''))));
+  children.flat(Infinity).forEach(c => node.append(c instanceof Node ? c : document.createTextNode(String(c ?? ''))));
   return node;
 };
 
@@ -248,6 +249,14 @@ function fromRequest(p, position) {
   return text.includes('#') ? decodeURIComponent(text.substring(text.lastIndexOf('#') + 1)) : '';
 }
 
+function copyText(text) {
+  const b = el('button', { type: 'button', class: 'copy' }, 'copy');
+  b.addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(text); b.textContent = 'copied'; } catch { b.textContent = 'not allowed'; }
+  });
+  return b;
+}
+
 async function loadPatterns() {
   const r = await call('/console/api/access-patterns');
   const body = $('#patterns tbody');
@@ -284,14 +293,18 @@ function showPattern(p) {
       el('span', { id: 'pattern-capacity' }, r.capacity ? `${r.capacity} capacity units` : ''));
     result.textContent = JSON.stringify(r.body, null, 2);
   });
-  detail.append(el('h3', { id: 'pattern-name' }, p.name), el('div', { class: 'key' }, p.route),
+  const open = el('button', { type: 'button', id: 'pattern-open-builder' }, 'Open in the expression builder');
+  open.addEventListener('click', () => openInBuilder(p.builder));
+  detail.append(el('h3', { id: 'pattern-name' }, p.name, ' ', open), el('div', { class: 'key' }, p.route),
     el('p', {}, `${p.operation} on ${p.table} (${p.index}) · key condition `,
       el('code', { id: 'pattern-readable' }, p.readableKeyCondition), ' — as sent: ', el('code', {}, p.keyCondition)),
     el('div', { class: 'query' }, inputs, run, p.runnable ? '' : ' (writes are not run from the console)'),
     meta, result,
     el('h4', {}, 'Placeholders'), el('pre', {}, JSON.stringify({ names: p.names, values: p.values }, null, 2)),
     el('h4', {}, 'SDK request (JSON)'), el('pre', { class: 'request' }, JSON.stringify(p.request, null, 2)),
-    el('h4', {}, 'Java (AWS SDK v2)'), el('pre', { class: 'java' }, p.java));
+    el('div', { class: 'snippets' }, [['cli', 'AWS CLI v2'], ['java', 'Java (AWS SDK v2, async client)'],
+      ['javascript', 'JavaScript (AWS SDK v3)']].map(([key, title]) => [
+      el('h4', {}, title + ' ', copyText(p.snippets[key])), el('pre', { class: 'snippet ' + key }, p.snippets[key])])));
   detail.scrollIntoView({ block: 'nearest' });
 }
 

@@ -2,12 +2,14 @@ package dev.cairn.declared;
 
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.expr.builder.AttributeType;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.Doc;
 import dev.cairn.core.model.DomainModel;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
+import dev.cairn.core.model.FieldModel;
 import dev.cairn.core.model.OperationModel.Op;
 import dev.cairn.core.model.ViewModel;
 import dev.cairn.core.query.AccessPattern;
@@ -122,6 +124,25 @@ public class DeclaredModels implements AccessPatterns {
             if (model.parent() == null && !model.edge()) {
                 out.put(model.name().toLowerCase(Locale.ROOT), model.pk());
             }
+        }
+        return out;
+    }
+
+    /** Each declared field as the attribute its codec writes: strings, dates, instants and enums S, numbers N, … */
+    @Override
+    public Map<String, Map<String, AttributeType>> attributeTypes() {
+        var out = new LinkedHashMap<String, Map<String, AttributeType>>();
+        for (DeclaredEntity entity : plan.entities()) {
+            var fields = new LinkedHashMap<String, AttributeType>();
+            for (FieldModel field : entity.model().fields()) {
+                fields.put(field.name(), field.isText() ? AttributeType.S : switch (field.kind()) {
+                    case INTEGER, NUMBER -> AttributeType.N;
+                    case BOOLEAN -> AttributeType.BOOL;
+                    case OBJECT -> AttributeType.M;
+                    default -> AttributeType.L;
+                });
+            }
+            out.put(entity.model().name(), fields);
         }
         return out;
     }

@@ -20,16 +20,21 @@ public class AccessPatternResource {
 
     private final List<AccessPatterns> domains;
     private final CairnConfig config;
+    private final SnippetEndpoint snippets;
 
-    public AccessPatternResource(@All List<AccessPatterns> domains, CairnConfig config) {
+    public AccessPatternResource(@All List<AccessPatterns> domains, CairnConfig config, SnippetEndpoint snippets) {
         this.domains = domains;
         this.config = config;
+        this.snippets = snippets;
     }
 
     @GET
-    @Operation(operationId = "listAccessPatterns", summary = "Every access pattern with its exact DynamoDB request")
+    @Operation(operationId = "listAccessPatterns", summary = "Every access pattern with its exact DynamoDB request",
+            description = "Each pattern's request as DynamoDB JSON, and as ready-to-run snippets: an AWS CLI v2 command, "
+                    + "a Java program (AWS SDK v2, async client) and a JavaScript module (AWS SDK v3), addressed to the "
+                    + "region and endpoint the service itself uses when they are configured.")
     public List<AccessPattern> all() {
         return domains.stream().flatMap(d -> d.accessPatterns(config.table().name()).stream())
-                .sorted(Comparator.comparing(AccessPattern::route)).toList();
+                .sorted(Comparator.comparing(AccessPattern::route)).map(p -> p.withSnippets(snippets.endpoint())).toList();
     }
 }

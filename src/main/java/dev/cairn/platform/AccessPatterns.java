@@ -2,6 +2,7 @@ package dev.cairn.platform;
 
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.cascade.CascadeSpec;
+import dev.cairn.core.expr.builder.AttributeType;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.query.AccessPattern;
 
@@ -30,6 +31,14 @@ public interface AccessPatterns {
      */
     default Optional<String> tenantOf(String partitionKey) {
         return Optional.empty();
+    }
+
+    /**
+     * The attributes this domain's entities declare and their DynamoDB types, by entity: the expression builder types
+     * a value compared with one of them by it.
+     */
+    default Map<String, Map<String, AttributeType>> attributeTypes() {
+        return Map.of();
     }
 
     /** Aggregates stored one per partition (the console groups their members by sub-aggregate). */

@@ -7,6 +7,7 @@ import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.entity.ItemCollection;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.expr.Update;
+import dev.cairn.core.expr.builder.BuiltRequest;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.CursorCodec;
 import dev.cairn.core.query.FanOut;
@@ -347,6 +348,35 @@ public class EntityStore {
                         .expressionAttributeValues(Map.of(":type", AttributeValue.fromS(entityType), ":sk", AttributeValue.fromS(sortKey)))
                         .exclusiveStartKey(start).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build())
                 .map(r -> new RawPage(r.items(), r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null)));
+    }
+
+    /** One page of a read the console's expression builder composed: its items, where the next page starts, its cost. */
+    public record ReadPage(List<Map<String, AttributeValue>> items, String next, int scanned, Double capacity) {
+    }
+
+    /**
+     * One page of a composed read: exactly ONE Query, Scan or GetItem, with the request's own limit. The cursor is
+     * sealed with the read's binding, so it opens the next page of this read only. A write is never sent from here.
+     */
+    public Uni<ReadPage> read(BuiltRequest read, String cursor) {
+        return deferred(() -> {
+            Map<String, AttributeValue> start = cursor == null ? null : cursors.decode(read.binding(), cursor);
+            return switch (read.operation()) {
+                case QUERY -> gateway.query(read.toQuery(start)).map(r -> new ReadPage(r.items(),
+                        hasMore(r) ? cursors.encode(read.binding(), r.lastEvaluatedKey()) : null, r.scannedCount(),
+                        r.consumedCapacity() == null ? null : r.consumedCapacity().capacityUnits()));
+                case SCAN -> gateway.scan(read.toScan(start)).map(r -> new ReadPage(r.items(),
+                        r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
+                                ? cursors.encode(read.binding(), r.lastEvaluatedKey()) : null, r.scannedCount(),
+                        r.consumedCapacity() == null ? null : r.consumedCapacity().capacityUnits()));
+                case GET_ITEM -> gateway.getItem(read.toGetItem()).map(r -> {
+                    List<Map<String, AttributeValue>> items = r.hasItem() && !r.item().isEmpty() ? List.of(r.item()) : List.of();
+                    return new ReadPage(items, null, items.size(),
+                            r.consumedCapacity() == null ? null : r.consumedCapacity().capacityUnits());
+                });
+                case UPDATE_ITEM -> throw new IllegalArgumentException("a composed write is shown, never sent");
+            };
+        });
     }
 
     /** The table as DynamoDB describes it: keys, indexes and its (approximate, refreshed about every 6 h) counts. */

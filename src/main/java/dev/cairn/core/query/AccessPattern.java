@@ -1,5 +1,7 @@
 package dev.cairn.core.query;
 
+import dev.cairn.core.expr.builder.Operation;
+import dev.cairn.core.expr.builder.Snippets;
 import dev.cairn.core.key.PrimaryKey;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -11,9 +13,19 @@ import java.util.TreeMap;
 
 /**
  * One access pattern of a domain, with the exact request it sends for example parameters: documentation and
- * tooling read this instead of guessing what a route costs.
+ * tooling read this instead of guessing what a route costs. {@code snippets} are that request as an AWS CLI command,
+ * a Java and a JavaScript program, once an endpoint is known ({@link #withSnippets}).
  */
-public record AccessPattern(String name, String route, String operation, Map<String, Object> request) {
+public record AccessPattern(String name, String route, String operation, Map<String, Object> request, Snippets snippets) {
+
+    public AccessPattern(String name, String route, String operation, Map<String, Object> request) {
+        this(name, route, operation, request, null);
+    }
+
+    /** The pattern with its snippets, for requests sent to {@code endpoint}. */
+    public AccessPattern withSnippets(Snippets.Endpoint endpoint) {
+        return new AccessPattern(name, route, operation, request, Snippets.of(Operation.named(operation), request, endpoint));
+    }
 
     /** A listed Query, as the store sends it: a paged one asks for one item more than its page ({@link QuerySpec#lookingAhead}). */
     public static AccessPattern query(String name, String route, String table, QuerySpec query) {

@@ -12,6 +12,7 @@ import dev.cairn.core.query.QuerySpec;
 import dev.cairn.platform.AccessPatterns;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Http;
+import dev.cairn.platform.SnippetEndpoint;
 import dev.cairn.platform.auth.AdminOnly;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.auth.Public;
@@ -34,7 +35,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -46,16 +46,22 @@ import java.util.TreeMap;
 public class ConsoleResource {
 
     private static final Map<String, String> ASSETS = Map.of(
-            "console.js", "text/javascript; charset=utf-8", "console.css", "text/css; charset=utf-8");
+            "console.js", "text/javascript; charset=utf-8", "builder.js", "text/javascript; charset=utf-8",
+            "console.css", "text/css; charset=utf-8");
 
     private final EntityStore store;
     private final CairnConfig config;
     private final List<AccessPatterns> domains;
+    private final ConsoleAccess access;
+    private final SnippetEndpoint snippets;
 
-    public ConsoleResource(EntityStore store, CairnConfig config, @All List<AccessPatterns> domains) {
+    public ConsoleResource(EntityStore store, CairnConfig config, @All List<AccessPatterns> domains, ConsoleAccess access,
+                           SnippetEndpoint snippets) {
         this.store = store;
         this.config = config;
         this.domains = domains;
+        this.access = access;
+        this.snippets = snippets;
     }
 
     @GET
@@ -76,7 +82,7 @@ public class ConsoleResource {
         return asset(file, type);
     }
 
-    /** Every access pattern with its key condition, placeholders, request JSON and a Java snippet. */
+    /** Every access pattern with its key condition, placeholders, request JSON, snippets and its builder spec. */
     @GET
     @AdminOnly
     @Path("/api/access-patterns")
@@ -85,7 +91,7 @@ public class ConsoleResource {
         requireEnabled();
         return domains.stream().flatMap(d -> d.accessPatterns(config.table().name()).stream())
                 .sorted(Comparator.comparing(AccessPattern::route))
-                .map(ConsolePattern::of).toList();
+                .map(p -> ConsolePattern.of(p, snippets.endpoint())).toList();
     }
 
     /** The kinds of entity whose partition the console opens by id, with their key templates. */
@@ -114,7 +120,7 @@ public class ConsoleResource {
         String partition = partition(pk, kind, id);
         Aggregate aggregate = aggregateOf(partition);
         int pageSize = Http.limit(limit);
-        if (!visible(Caller.current(), partition)) {
+        if (!access.visible(Caller.current(), partition)) {
             // Another tenant's partition reads as an empty one, as if it did not exist: no call, nothing revealed.
             return Uni.createFrom().item(answer(partition, null, new Page<>(List.of(), null), aggregate));
         }
@@ -198,12 +204,6 @@ public class ConsoleResource {
         var keys = new LinkedHashMap<String, String>();
         schema.forEach(k -> keys.put(k.keyTypeAsString().equals("HASH") ? "partition" : "sort", k.attributeName()));
         return keys;
-    }
-
-    /** A scoped caller sees the partitions of its own workspaces and of the shared domains, nothing of other tenants. */
-    private boolean visible(Caller caller, String partitionKey) {
-        return caller.allWorkspaces() || partitionKey == null || domains.stream()
-                .map(d -> d.tenantOf(partitionKey)).flatMap(Optional::stream).allMatch(caller::canSee);
     }
 
     private String partition(String pk, String kind, String id) {
@@ -290,9 +290,7 @@ public class ConsoleResource {
     }
 
     private void requireEnabled() {
-        if (!config.console().enabled()) {
-            throw notFound();
-        }
+        access.requireEnabled();
     }
 
     private RestResponse<byte[]> asset(String file, String type) {
@@ -309,6 +307,6 @@ public class ConsoleResource {
     }
 
     private static CairnException notFound() {
-        return new CairnException(new CairnError.NotFound("the console is not available here"));
+        return ConsoleAccess.notFound();
     }
 }

@@ -28,5 +28,8 @@ class ConsoleDisabledTest {
         given().get("/console/assets/console.js").then().statusCode(404);
         given().get("/console/api/access-patterns").then().statusCode(404);
         given().queryParam("pk", "A").get("/console/api/collections").then().statusCode(404).header("X-DynamoDB-Calls", "0");
+        given().get("/console/api/builder/shape").then().statusCode(404);
+        given().contentType("application/json").body("{\"operation\":\"Scan\",\"limit\":1}").post("/console/api/builder/run")
+                .then().statusCode(404).header("X-DynamoDB-Calls", "0");
     }
 }

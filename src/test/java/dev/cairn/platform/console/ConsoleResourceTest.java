@@ -60,8 +60,8 @@ class ConsoleResourceTest {
 
     @Test
     void thePageAndItsAssetsComeWithAStrictContentSecurityPolicyAndNoInlineCode() {
-        for (String path : List.of("/console", "/console/assets/console.js", "/console/assets/console.css",
-                "/console/api/access-patterns")) {
+        for (String path : List.of("/console", "/console/assets/console.js", "/console/assets/builder.js",
+                "/console/assets/console.css", "/console/api/access-patterns", "/console/api/builder/shape")) {
             String policy = given().get(path).then().statusCode(200).header("X-Content-Type-Options", "nosniff")
                     .header("Referrer-Policy", "no-referrer").extract().header("Content-Security-Policy");
             assertThat(policy).as(path).contains("default-src 'self'", "script-src 'self'", "style-src 'self'",
@@ -71,14 +71,17 @@ class ConsoleResourceTest {
         String page = given().get("/console").then().statusCode(200).extract().asString();
         assertThat(page).doesNotContainPattern("<script(?![^>]*\\ssrc=)").doesNotContain("<style")
                 .doesNotContainPattern("\\sstyle=").doesNotContainPattern("\\son[a-z]+=").doesNotContain("javascript:");
-        String script = given().get("/console/assets/console.js").then().statusCode(200).extract().asString();
-        assertThat(script).doesNotContain("setAttribute('style'", "innerHTML", "eval(", "new Function");
+        for (String asset : List.of("console.js", "builder.js")) {
+            String script = given().get("/console/assets/" + asset).then().statusCode(200).extract().asString();
+            assertThat(script).as(asset).doesNotContain("setAttribute('style'", "innerHTML", "eval(", "new Function");
+        }
         // Only the console's paths: the API's answers are not pages.
         assertThat(given().get("/access-patterns").then().statusCode(200).extract().header("Content-Security-Policy")).isNull();
     }
 
     @Test
-    void accessPatternsListTheirKeyConditionsPlaceholdersRequestsAndJava() {
+    @SuppressWarnings("unchecked")
+    void accessPatternsListTheirKeyConditionsPlaceholdersRequestsAndSnippets() {
         JsonPath patterns = given().get("/console/api/access-patterns").then().statusCode(200)
                 .header("X-DynamoDB-Calls", "0").extract().jsonPath();
         Map<String, Object> list = patterns.getMap("find { it.name == 'List projects newest first' }");
@@ -92,8 +95,12 @@ class ConsoleResourceTest {
         assertThat((String) get.get("readableKeyCondition")).matches("pk = \\S+ AND sk = \\S+");
         assertThat((Map<?, ?>) list.get("names")).isNotEmpty();
         assertThat((Map<?, ?>) list.get("values")).isNotEmpty();
-        assertThat((String) list.get("java")).contains("QueryRequest.builder()").contains(".keyConditionExpression(")
-                .contains("AttributeValue.fromS(\"WS#acme\")").endsWith(".build();");
+        Map<String, String> snippets = (Map<String, String>) list.get("snippets");
+        assertThat(snippets.get("java")).contains("QueryRequest.builder()").contains(".keyConditionExpression(")
+                .contains("AttributeValue.fromS(\"WS#acme\")").contains("return dynamo.query(request);");
+        assertThat(snippets.get("cli")).startsWith("aws dynamodb query").contains("--key-condition-expression");
+        assertThat(snippets.get("javascript")).contains("new QueryCommand({");
+        assertThat((Map<String, Object>) list.get("builder")).containsEntry("operation", "Query").containsEntry("descending", true);
         assertThat(patterns.getList("index")).contains("gsi1", "table");
         assertThat(patterns.getList("operation")).contains("GetItem", "Query");
     }
