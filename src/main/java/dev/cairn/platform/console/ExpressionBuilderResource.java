@@ -15,6 +15,7 @@ import dev.cairn.platform.AccessPatterns;
 import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.SnippetEndpoint;
 import dev.cairn.platform.auth.AdminOnly;
+import dev.cairn.platform.limits.Reads;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.store.EntityStore;
 import io.quarkus.arc.All;
@@ -83,6 +84,7 @@ public class ExpressionBuilderResource {
     /** The request the spec composes, with its snippets; a 400 naming each wrong field otherwise. No DynamoDB call. */
     @POST
     @AdminOnly
+    @Reads
     @Path("/render")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
@@ -116,6 +118,7 @@ public class ExpressionBuilderResource {
      */
     @POST
     @AdminOnly
+    @Reads
     @Path("/run")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
