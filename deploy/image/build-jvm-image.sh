@@ -108,7 +108,7 @@ quarkus_rest="$work/quarkus-rest"
 rm -rf "$quarkus_rest" "$work/quarkus-rest-build"
 version() { sed -n "s|.*<$1>\(.*\)</$1>.*|\1|p" pom.xml | head -1; }
 baseline_build=(-q -B -f src/bench/baseline-rest/pom.xml -Dbaseline.build="$PWD/$work/quarkus-rest-build"
-  -Dquarkus.platform.version="$(version quarkus.platform.version)"
+  -Dquarkus.platform.group-id="$(version quarkus.platform.group-id)" -Dquarkus.platform.version="$(version quarkus.platform.version)"
   -Dquarkus-amazon-services.version="$(version quarkus-amazon-services.version)" package)
 ./mvnw -o "${baseline_build[@]}" || ./mvnw "${baseline_build[@]}"
 mkdir -p "$quarkus_rest"

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -135,7 +135,7 @@ class CairnBench {
             app = AppProcess.start(dynamo.endpoint());
             raw = DynamoDbAsyncClient.builder().endpointOverride(URI.create(dynamo.endpoint())).region(Region.US_EAST_1)
                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                    .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(64))
+                    .httpClientBuilder(AwsCrtAsyncHttpClient.builder().maxConcurrency(64))
                     .overrideConfiguration(ClientOverrideConfiguration.builder().apiCallTimeout(Duration.ofSeconds(10)).build())
                     .build();
             try {
@@ -1545,7 +1545,7 @@ class CairnBench {
 
     void header(double idleRss) {
         report.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
-                .append(System.getProperty("java.version")).append(", DynamoDB Local 2.6.1 in-memory in the benchmark JVM; ")
+                .append(System.getProperty("java.version")).append(", DynamoDB Local 3.3.1 in-memory in the benchmark JVM; ")
                 .append("the app is the packaged jar in its own JVM. Warm-up ").append(warmup.toSeconds()).append(" s, ")
                 .append(ROUNDS).append(" interleaved rounds of ").append(duration.toSeconds()).append(" s per implementation and concurrency.\n\n")
                 .append(String.format(Locale.ROOT, "App startup to ready: %d ms; RSS idle: %.0f MB.%n", app.startupMillis, idleRss));

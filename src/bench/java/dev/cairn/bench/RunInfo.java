@@ -26,7 +26,7 @@ record RunInfo(String date, String startedAt, String commit, boolean dirty, List
                String http, boolean jfr, String other, int cores, String cpu, double memoryGiB, String os,
                String javaLoadGenerator, String javaApp, String appHeap, String dynamoDb, long prewarmSeconds) {
 
-    static final String DYNAMODB = "DynamoDB Local 2.6.1, in memory, inside the load generator's JVM";
+    static final String DYNAMODB = "DynamoDB Local 3.3.1, in memory, inside the load generator's JVM";
 
     /** Read at the start of a run, before anything is measured or written. */
     static RunInfo collect(List<String> scenarios, long warmup, long duration, List<Integer> concurrencies, int rounds,
