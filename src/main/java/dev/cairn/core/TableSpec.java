@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,14 +89,44 @@ public final class TableSpec {
     }
 
     public static CreateTableRequest createTableRequest(String tableName) {
-        var attributes = new ArrayList<>(List.of(stringAttribute(PK), stringAttribute(SK)));
-        Index.globalIndexes().forEach(index -> attributes.addAll(indexAttributes(index)));
+        return createTableRequest(tableName, List.of());
+    }
+
+    /**
+     * The table with the overloaded indexes and the declared {@link NaturalIndex natural} ones (their attributes
+     * defined once each: two indexes naming one attribute must give it one type).
+     */
+    public static CreateTableRequest createTableRequest(String tableName, List<NaturalIndex> natural) {
+        var attributes = new LinkedHashMap<String, AttributeDefinition>();
+        List.of(stringAttribute(PK), stringAttribute(SK)).forEach(a -> attributes.put(a.attributeName(), a));
+        Index.globalIndexes().forEach(index -> indexAttributes(index).forEach(a -> attributes.put(a.attributeName(), a)));
+        natural.forEach(index -> index.attributeDefinitions().forEach(a -> {
+            AttributeDefinition before = attributes.putIfAbsent(a.attributeName(), a);
+            if (before != null && before.attributeType() != a.attributeType()) {
+                throw new IllegalArgumentException("attribute " + a.attributeName() + " is keyed as "
+                        + before.attributeTypeAsString() + " and as " + a.attributeTypeAsString());
+            }
+        }));
+        var indexes = new ArrayList<>(Index.globalIndexes().stream().map(TableSpec::globalIndex).toList());
+        natural.forEach(index -> indexes.add(index.definition()));
         return CreateTableRequest.builder()
                 .tableName(tableName)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(attributes)
+                .attributeDefinitions(List.copyOf(attributes.values()))
                 .keySchema(keySchema(PK, SK))
-                .globalSecondaryIndexes(Index.globalIndexes().stream().map(TableSpec::globalIndex).toList())
+                .globalSecondaryIndexes(indexes)
+                .build();
+    }
+
+    /**
+     * Adds a declared natural index to a table that lacks it. DynamoDB fills it from the items already stored that
+     * have its attributes: nothing to backfill, as no item carries a key written for it.
+     */
+    public static UpdateTableRequest addIndexRequest(String tableName, NaturalIndex index) {
+        return UpdateTableRequest.builder().tableName(tableName)
+                .attributeDefinitions(index.attributeDefinitions())
+                .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName(index.name()).keySchema(index.keySchema())
+                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build())))
                 .build();
     }
 
@@ -103,8 +134,7 @@ public final class TableSpec {
      * Adds one index a table made by an older release lacks (DynamoDB creates one GSI per UpdateTable and fills it
      * from the items already stored; items written before their index keys existed need a backfill).
      */
-    public static UpdateTableRequest addIndexRequest(String tableName,
-                                                                                                 Index index) {
+    public static UpdateTableRequest addIndexRequest(String tableName, Index index) {
         return UpdateTableRequest.builder().tableName(tableName)
                 .attributeDefinitions(indexAttributes(index))
                 .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName(index.indexName())

@@ -1,5 +1,6 @@
 package dev.cairn.declared;
 
+import dev.cairn.core.NaturalIndex;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.expr.builder.AttributeType;
@@ -10,6 +11,7 @@ import dev.cairn.core.model.DomainModel;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.FieldModel;
+import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.OperationModel.Op;
 import dev.cairn.core.model.ViewModel;
 import dev.cairn.core.query.AccessPattern;
@@ -82,6 +84,15 @@ public class DeclaredModels implements AccessPatterns {
                     out.add(AccessPattern.query(label(model.list().label(), model.list().summary()), "GET " + model.list().path(),
                             table, entity.partitionQuery(example.get(0), Http.DEFAULT_LIMIT, model.list().newestFirst())));
                 }
+                for (NaturalIndexModel index : model.indexes()) {
+                    if (index.list() != null) {
+                        var partition = new LinkedHashMap<String, String>();
+                        index.partition().forEach(f -> partition.put(f.name(), exampleOf(domain, model, f)));
+                        out.add(AccessPattern.query(label(index.list().label(), index.list().summary()),
+                                "GET " + index.list().path(), table, entity.naturalQuery(index, partition, name -> null,
+                                        Http.DEFAULT_LIMIT, index.list().newestFirst())));
+                    }
+                }
                 if (model.index() != null && model.index().list() != null) {
                     String indexed = exampleOf(domain, model, model.index().pk().fieldNames().get(0));
                     out.add(AccessPattern.query(label(model.index().list().label(), model.index().list().summary()),
@@ -109,6 +120,17 @@ public class DeclaredModels implements AccessPatterns {
             values.add(exampleOf(domain, model, field));
         }
         return values;
+    }
+
+    /** A natural key field's example: a demo item's value, else its first enum value, else "example". */
+    private static String exampleOf(DomainModel domain, EntityModel model, FieldModel field) {
+        String demo = exampleOf(domain, model, field.name());
+        if (!demo.equals("example")) {
+            return demo;
+        }
+        return field.defaultValue() != null ? field.defaultValue() : field.values() != null ? field.values().get(0)
+                : field.kind() == FieldModel.Kind.INTEGER || field.kind() == FieldModel.Kind.NUMBER ? "1"
+                : field.kind() == FieldModel.Kind.DATE ? "2026-01-01" : "example";
     }
 
     private static String exampleOf(DomainModel domain, EntityModel model, String field) {
@@ -145,6 +167,11 @@ public class DeclaredModels implements AccessPatterns {
             out.put(entity.model().name(), fields);
         }
         return out;
+    }
+
+    @Override
+    public List<NaturalIndex> naturalIndexes() {
+        return plan.naturalIndexes();
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.FieldModel;
 import dev.cairn.core.model.ListModel;
+import dev.cairn.core.model.ModelReader;
+import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.OperationModel;
 import dev.cairn.core.model.OperationModel.Op;
 import dev.cairn.core.model.ViewModel;
@@ -172,6 +174,41 @@ public final class DeclaredOpenApi {
         if (entity.index() != null && entity.index().list() != null) {
             addList(openAPI, domain, entity, entity.index().list(), null);
         }
+        entity.indexes().stream().filter(index -> index.list() != null)
+                .forEach(index -> addNaturalList(openAPI, domain, entity, index));
+    }
+
+    /**
+     * A natural index's listing: its partition fields in the path and its sort fields' conditions as query parameters,
+     * each with its field's schema; a condition out of order is a 400 like any other bad parameter.
+     */
+    private static void addNaturalList(OpenAPI openAPI, DomainModel domain, EntityModel entity, NaturalIndexModel index) {
+        addList(openAPI, domain, entity, index.list(), null);
+        Operation operation = pathItem(openAPI, index.list().path()).getGET();
+        var parameters = new ArrayList<Parameter>();
+        for (Parameter parameter : operation.getParameters()) {
+            FieldModel field = index.partition().stream().filter(f -> f.name().equals(parameter.getName())).findFirst()
+                    .orElse(null);
+            parameters.add(field == null ? parameter : parameter.schema(keySchema(field)));
+        }
+        for (FieldModel field : index.sort()) {
+            String name = ModelReader.words(field.name());
+            parameters.add(query(NaturalIndexModel.equalParameter(field)).schema(keySchema(field))
+                    .description("Only items whose " + name + " is this (the sort fields before it given equal too)"));
+            parameters.add(query(NaturalIndexModel.fromParameter(field)).schema(keySchema(field))
+                    .description("Only items whose " + name + " is at least this (the last condition)"));
+            parameters.add(query(NaturalIndexModel.toParameter(field)).schema(keySchema(field))
+                    .description("Only items whose " + name + " is at most this (the last condition)"));
+        }
+        operation.setParameters(parameters);
+        sortParameters(operation);
+    }
+
+    /** A key field's schema as a parameter: its field's, without the description and example of the body member. */
+    private static Schema keySchema(FieldModel field) {
+        return fieldSchema(new FieldModel(field.name(), field.kind(), field.required(), field.minLength(), field.maxLength(),
+                field.min(), field.max(), field.pattern(), field.values(), field.fields(), field.items(), null, null, null,
+                false, field.line()));
     }
 
     /** A read that includes children answers them as pages under their names. */

@@ -77,13 +77,16 @@ public class DeclaredResource {
         Match match = match("GET", uri, context);
         var route = match.route();
         var entity = route.entity();
-        List<String> ids = ids(match);
+        // A natural listing's path values are its fields' values, read by their rules: not ids.
+        List<String> ids = route.action() == Action.LIST_NATURAL ? List.of() : ids(match);
         return switch (route.action()) {
             case GET -> read(entity, address(match), include, limit);
             case LIST_PARTITION -> service.listPartition(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
                     .map(RestResponse::ok);
             case LIST_INDEX -> service.listIndex(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
                     .map(RestResponse::ok);
+            case LIST_NATURAL -> service.listNatural(entity, route.natural(), byName(match), uri.getQueryParameters()::getFirst,
+                    route.list().newestFirst(), Http.limit(limit), cursor).map(RestResponse::ok);
             case VIEW -> service.view(route.view(), ids.get(0), Http.limit(limit))
                     .map(view -> Responses.ok(view.root(), (Object) view.body()));
             default -> throw new IllegalStateException(route.action() + " is not a GET");
@@ -216,6 +219,15 @@ public class DeclaredResource {
     }
 
     /** The path's ids, each checked as every id in Cairn (1 to 128 characters, no control characters). */
+    /** The route's parameters by name, as sent. */
+    private static java.util.Map<String, String> byName(Match match) {
+        var out = new java.util.LinkedHashMap<String, String>();
+        for (int i = 0; i < match.route().parameters().size(); i++) {
+            out.put(match.route().parameters().get(i), match.values().get(i));
+        }
+        return out;
+    }
+
     private static List<String> ids(Match match) {
         List<String> names = match.route().parameters();
         var out = new java.util.ArrayList<String>();

@@ -4,6 +4,7 @@ import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.ListModel;
+import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.ViewModel;
 
 import java.util.ArrayList;
@@ -16,15 +17,17 @@ import java.util.Set;
 public final class DeclaredRoutes {
 
     /** What a route does. */
-    public enum Action { CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, VIEW }
+    public enum Action { CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, LIST_NATURAL, VIEW }
 
     /**
-     * One route: the entity (or the view) it serves; {@code list} for the listings; {@code atOwner} when it is served
+     * One route: the entity (or the view) it serves; {@code list} for the listings ({@code natural}: the named index a
+     * natural listing queries); {@code atOwner} when it is served
      * under the entity's owner (its first parameter is the owner's id); {@code parameters} are the template's
      * parameter names, in order (made once, not per request).
      */
     public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
-                        ViewModel view, boolean atOwner, String[] segments, List<String> parameters) {
+                        ViewModel view, boolean atOwner, String[] segments, List<String> parameters,
+                        NaturalIndexModel natural) {
     }
 
     /** A matched route and the values of its parameters, in order. */
@@ -54,6 +57,13 @@ public final class DeclaredRoutes {
             if (model.index() != null && model.index().list() != null) {
                 out.add(route("GET", model.index().list().path(), Action.LIST_INDEX, entity, model.index().list(), null, false));
             }
+            for (NaturalIndexModel index : model.indexes()) {
+                if (index.list() != null) {
+                    Route listing = route("GET", index.list().path(), Action.LIST_NATURAL, entity, index.list(), null, false);
+                    out.add(new Route(listing.method(), listing.template(), listing.action(), entity, listing.list(), null,
+                            false, listing.segments(), listing.parameters(), index));
+                }
+            }
         }
         for (var domain : plan.domains()) {
             for (ViewModel view : domain.views()) {
@@ -72,7 +82,7 @@ public final class DeclaredRoutes {
                 parameters.add(segment.substring(1, segment.length() - 1));
             }
         }
-        return new Route(method, template, action, entity, list, view, atOwner, segments, List.copyOf(parameters));
+        return new Route(method, template, action, entity, list, view, atOwner, segments, List.copyOf(parameters), null);
     }
 
     /**

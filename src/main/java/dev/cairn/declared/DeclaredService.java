@@ -12,6 +12,7 @@ import dev.cairn.core.model.Doc;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.FieldModel;
+import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.RefModel;
 import dev.cairn.core.model.ViewModel;
 import dev.cairn.core.query.Page;
@@ -42,6 +43,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -424,6 +426,17 @@ public class DeclaredService {
     public Uni<Page<Map<String, Object>>> listIndex(DeclaredEntity entity, String id, boolean newestFirst, int limit,
                                                     String cursor) {
         return page(entity, entity.indexQuery(id, limit, newestFirst), cursor);
+    }
+
+    /**
+     * One page of a natural index's listing: 1 Query of the index (eventually consistent), its partition fields from
+     * the path, its sort fields' conditions from the query parameters (a rule broken is a 400 before any call).
+     */
+    public Uni<Page<Map<String, Object>>> listNatural(DeclaredEntity entity, NaturalIndexModel index,
+                                                      Map<String, String> partition, Function<String, String> parameter,
+                                                      boolean newestFirst, int limit, String cursor) {
+        return Uni.createFrom().item(() -> entity.naturalQuery(index, partition, parameter, limit, newestFirst))
+                .chain(query -> page(entity, query, cursor));
     }
 
     private Uni<Page<Map<String, Object>>> page(DeclaredEntity entity, QuerySpec query, String cursor) {

@@ -1,5 +1,6 @@
 package dev.cairn.platform;
 
+import dev.cairn.core.NaturalIndex;
 import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.expr.builder.AttributeType;
@@ -39,6 +40,11 @@ public interface AccessPatterns {
      */
     default Map<String, Map<String, AttributeType>> attributeTypes() {
         return Map.of();
+    }
+
+    /** The table's indexes keyed on items' own attributes that this domain declares (provisioned with the table). */
+    default List<NaturalIndex> naturalIndexes() {
+        return List.of();
     }
 
     /** Aggregates stored one per partition (the console groups their members by sub-aggregate). */

@@ -174,9 +174,13 @@ public class OpenApiDocs implements OASFilter {
         }
     }
 
-    /** A path parameter that is not an id says so with {@code @Parameter(schema = ...)}. */
+    /**
+     * A path parameter that is not an id says so with {@code @Parameter(schema = ...)}: a type other than string, or
+     * values of its own (an enum, a referenced schema such as a date: a natural index's key fields).
+     */
     private static boolean declaresType(Schema schema) {
-        return schema != null && schema.getType() != null && !schema.getType().contains(SchemaType.STRING);
+        return schema != null && (schema.getType() != null && !schema.getType().contains(SchemaType.STRING)
+                || schema.getEnumeration() != null || schema.getRef() != null);
     }
 
     /** The shared query parameters; one that declares its own values (an enum) keeps them. */

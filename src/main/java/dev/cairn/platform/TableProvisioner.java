@@ -1,6 +1,7 @@
 package dev.cairn.platform;
 
 import dev.cairn.core.CairnException;
+import dev.cairn.core.NaturalIndex;
 import dev.cairn.core.TableSpec;
 import dev.cairn.store.DynamoGateway;
 import dev.cairn.store.SdkErrors;
@@ -15,9 +16,11 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -41,14 +44,16 @@ public class TableProvisioner {
     private final CairnConfig config;
     private final DynamoDbReadiness readiness;
     private final ExecutorService workers;
+    private final Catalog catalog;
     private Uni<Void> tableChecked = Uni.createFrom().voidItem();
 
     public TableProvisioner(DynamoGateway gateway, CairnConfig config, @Readiness DynamoDbReadiness readiness,
-                            ExecutorService workers) {
+                            ExecutorService workers, Catalog catalog) {
         this.gateway = gateway;
         this.config = config;
         this.readiness = readiness;
         this.workers = workers;
+        this.catalog = catalog;
     }
 
     void beginCheck(@Observes @Priority(10) StartupEvent event) {
@@ -57,7 +62,8 @@ public class TableProvisioner {
                 // A cold JVM on a busy machine can miss the 3 s call timeout once: retried within the start budget.
                 ? ensureTable(table).onFailure(CairnException::retryable).retry()
                         .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2)).expireIn(Duration.ofSeconds(50).toMillis())
-                : describe(table).invoke(readiness::answeredAtStart).replaceWithVoid()
+                : describe(table).invoke(readiness::answeredAtStart).invoke(described -> warnMissingIndexes(table, described))
+                        .replaceWithVoid()
                         .onFailure().invoke(e -> LOG.warnf("DynamoDB table %s at startup: %s (cairn.table.create=false)",
                                 table, DynamoDbReadiness.whyDown(e)))
                         .onFailure().recoverWithNull();
@@ -76,7 +82,7 @@ public class TableProvisioner {
     public Uni<Void> ensureTable(String table) {
         return describe(table)
                 .onFailure(SdkErrors::tableMissing).recoverWithUni(() -> gateway
-                        .createTable(TableSpec.createTableRequest(table))
+                        .createTable(TableSpec.createTableRequest(table, catalog.naturalIndexes()))
                         .invoke(() -> LOG.infof("created DynamoDB table %s", table))
                         .replaceWith((DescribeTableResponse) null)
                         // An attempt that timed out may have created it after all: the SDK's retry then finds it.
@@ -91,25 +97,48 @@ public class TableProvisioner {
     }
 
     /**
-     * A table made by an older release gets the indexes it lacks, one UpdateTable each (DynamoDB allows one index
-     * creation at a time), each waited for until ACTIVE; existing items need a backfill to appear in them.
+     * A table made by an older release, or before a model declared an index, gets the indexes it lacks, one UpdateTable
+     * each (DynamoDB allows one index creation at a time), each waited for until ACTIVE. DynamoDB fills each from the
+     * items already stored: a natural index at once (its keys are the items' own attributes), an overloaded one with
+     * the items that carry its key attributes (older items need a backfill).
      */
     private Uni<Void> addMissingIndexes(String table, DescribeTableResponse described) {
         return Uni.createFrom().item(described).chain(() -> {
-            var present = new HashSet<String>();
-            if (described.table().hasGlobalSecondaryIndexes()) {
-                described.table().globalSecondaryIndexes().forEach(gsi -> present.add(gsi.indexName()));
-            }
+            var present = present(described);
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (TableSpec.Index index : TableSpec.Index.globalIndexes()) {
                 if (!present.contains(index.indexName())) {
-                    chain = chain.chain(() -> gateway.updateTable(TableSpec.addIndexRequest(table, index))
-                            .invoke(() -> LOG.infof("adding index %s to DynamoDB table %s", index.indexName(), table))
-                            .chain(() -> waitActive(table)));
+                    chain = chain.chain(() -> addIndex(table, index.indexName(), TableSpec.addIndexRequest(table, index)));
+                }
+            }
+            for (NaturalIndex index : catalog.naturalIndexes()) {
+                if (!present.contains(index.name())) {
+                    chain = chain.chain(() -> addIndex(table, index.name(), TableSpec.addIndexRequest(table, index)));
                 }
             }
             return chain;
         });
+    }
+
+    private Uni<Void> addIndex(String table, String name, UpdateTableRequest request) {
+        return gateway.updateTable(request).invoke(() -> LOG.infof("adding index %s to DynamoDB table %s", name, table))
+                .chain(() -> waitActive(table));
+    }
+
+    private static Set<String> present(DescribeTableResponse described) {
+        var present = new HashSet<String>();
+        if (described.table().hasGlobalSecondaryIndexes()) {
+            described.table().globalSecondaryIndexes().forEach(gsi -> present.add(gsi.indexName()));
+        }
+        return present;
+    }
+
+    /** A table this start does not manage: a declared index it lacks is the operator's to add, and said once. */
+    private void warnMissingIndexes(String table, DescribeTableResponse described) {
+        var present = present(described);
+        catalog.naturalIndexes().stream().filter(index -> !present.contains(index.name())).forEach(index -> LOG.warnf(
+                "DynamoDB table %s has no index %s, which a model declares: its listing fails until it is added "
+                        + "(docs/operations.md, adding an index)", table, index.name()));
     }
 
     /** Waits until the table and every index on it are ACTIVE. */

@@ -7,15 +7,31 @@ import io.quarkus.test.common.WithTestResource;
 import java.util.Map;
 
 /**
- * ONE in-memory DynamoDB Local on an ephemeral 127.0.0.1 port, shared by every {@code @QuarkusTest} class.
+ * ONE in-memory DynamoDB Local on an ephemeral 127.0.0.1 port, shared by every {@code @QuarkusTest} class — or, with
+ * {@value #EXTERNAL} set (e.g. {@code -Dtest.dynamodb.endpoint=http://127.0.0.1:8000}), whatever
+ * DynamoDB-compatible endpoint that names, started by someone else: nothing is started then, and the tests' table is
+ * created there.
  */
 @WithTestResource(value = DynamoDbLocalTestResource.class, scope = TestResourceScope.GLOBAL)
 public class DynamoDbLocalTestResource implements QuarkusTestResourceLifecycleManager {
 
+    /** The system property that points the tests at an endpoint they do not start. */
+    public static final String EXTERNAL = "test.dynamodb.endpoint";
+
     private EmbeddedDynamoDb dynamoDb;
+
+    /** The endpoint named by {@value #EXTERNAL}, if any. */
+    public static String external() {
+        String endpoint = System.getProperty(EXTERNAL, "");
+        return endpoint.isBlank() ? null : endpoint;
+    }
 
     @Override
     public Map<String, String> start() {
+        if (external() != null) {
+            System.out.println("tests against the DynamoDB endpoint " + external() + " (" + EXTERNAL + "): none started");
+            return config(external());
+        }
         try {
             dynamoDb = EmbeddedDynamoDb.start(0, null);
         } catch (Exception e) {

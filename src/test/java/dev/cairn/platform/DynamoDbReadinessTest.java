@@ -20,7 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The readiness check against real endpoints it does not own: a DynamoDB Local it stops and restarts, a closed
- * port, and a socket that accepts connections but never answers.
+ * port, and a socket that accepts connections but never answers. Nothing here races a cold JVM against the clock:
+ * where the point is not the probe's timeout, the timeout is long; where it is, the client is warmed first, the SDK's
+ * own timeouts are far longer than the probe's, and the calls made are counted rather than inferred from time.
  */
 class DynamoDbReadinessTest {
 
@@ -34,7 +36,8 @@ class DynamoDbReadinessTest {
         try (DynamoDbAsyncClient client = client("http://127.0.0.1:" + port)) {
             var gateway = new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
             gateway.createTable(TableSpec.createTableRequest("cairn")).await().atMost(Duration.ofSeconds(10));
-            var readiness = new DynamoDbReadiness(gateway, TestConfig.readinessConfig());
+            // Going down and up again is the point here, not the timeout: a cold first call may take what it takes.
+            var readiness = new DynamoDbReadiness(gateway, TestConfig.readinessConfig("cairn", PATIENT));
             var announced = new CountingEvent();
             readiness.ready = announced;
             assertThat(check(readiness).getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
@@ -53,14 +56,23 @@ class DynamoDbReadinessTest {
 
     @Test
     void readinessIsDownWithinTheTimeoutWhenTheEndpointNeverAnswers() throws Exception {
+        var calls = new CountingCalls();
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
-             DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = readiness(client);
+             DynamoDbAsyncClient client = patientClient("http://127.0.0.1:" + silent.getLocalPort(), calls)) {
+            var readiness = timedReadiness(client);
+            warm(client, calls);
+            long before = calls.count.get();
             long started = System.nanoTime();
             HealthCheckResponse response = check(readiness);
             long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
             assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
-            assertThat(elapsedMillis).isLessThan(3000);
+            assertThat(response.getData()).hasValueSatisfying(data -> assertThat(data)
+                    .containsEntry("error", "DynamoDB did not answer DescribeTable"));
+            assertThat(calls.count.get() - before).as("one DescribeTable, never answered").isEqualTo(1);
+            // The SDK would give up only after a minute: a DOWN at all, and not before the probe's timeout, is the
+            // probe's own timeout at work, however fast or slow this machine is.
+            long timeout = TestConfig.readinessConfig().health().timeout().toMillis();
+            assertThat(elapsedMillis).isGreaterThanOrEqualTo(timeout - 50).isLessThan(PATIENT.toMillis() / 2);
         }
     }
 
@@ -81,7 +93,7 @@ class DynamoDbReadinessTest {
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + dynamoDb.port())) {
             var gateway = new DynamoGateway(client, new dev.cairn.store.StoreMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
             // DynamoDB refuses a table name shorter than three characters: an answer, with an error
-            HealthCheckResponse response = check(new DynamoDbReadiness(gateway, TestConfig.readinessConfig("x")));
+            HealthCheckResponse response = check(new DynamoDbReadiness(gateway, TestConfig.readinessConfig("x", PATIENT)));
             assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
             assertThat(response.getData()).hasValueSatisfying(data -> assertThat(data)
                     .containsEntry("error", "DynamoDB answered DescribeTable with ValidationException (HTTP 400)"));
@@ -127,9 +139,10 @@ class DynamoDbReadinessTest {
 
     @Test
     void aStartCheckThatNeverEndsLeavesTheProbeDownWithinItsTimeouts() throws Exception {
+        var calls = new CountingCalls();
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
-             DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = readiness(client);
+             DynamoDbAsyncClient client = patientClient("http://127.0.0.1:" + silent.getLocalPort(), calls)) {
+            var readiness = timedReadiness(client);
             readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().completionStage(
                     new java.util.concurrent.CompletableFuture<Void>()));
             long started = System.nanoTime();
@@ -138,8 +151,11 @@ class DynamoDbReadinessTest {
             assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
             assertThat(response.getData()).hasValueSatisfying(data -> assertThat(data)
                     .containsEntry("error", "DynamoDB did not answer DescribeTable"));
-            // the wait for the start's check is the probe's timeout, with no second call after it
-            assertThat(elapsedMillis).isLessThan(TestConfig.readinessConfig().health().timeout().toMillis() + 1000);
+            // the wait for the start's check is the probe's timeout, with no second call after it (counted, not timed:
+            // a second call could only end by the SDK's minute-long timeout)
+            assertThat(calls.count.get()).as("no DescribeTable of the probe's own").isZero();
+            assertThat(elapsedMillis).isGreaterThanOrEqualTo(TestConfig.readinessConfig().health().timeout().toMillis() - 50)
+                    .isLessThan(PATIENT.toMillis() / 2);
         }
     }
 
@@ -149,7 +165,7 @@ class DynamoDbReadinessTest {
         // cache (zero in this configuration) says, instead of repeating the start's UP.
         try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
              DynamoDbAsyncClient client = client("http://127.0.0.1:" + silent.getLocalPort())) {
-            var readiness = readiness(client);
+            var readiness = timedReadiness(client);
             readiness.checkingAtStart(io.smallrye.mutiny.Uni.createFrom().voidItem());
             readiness.answeredAtStart(software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse.builder()
                     .table(t -> t.tableName("cairn").tableStatus("ACTIVE")).build());
@@ -197,13 +213,58 @@ class DynamoDbReadinessTest {
         }
     }
 
+    /** A readiness check whose point is not its timeout: a cold first call may take what it takes. */
     private static DynamoDbReadiness readiness(DynamoDbAsyncClient client) {
+        return new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig("cairn", PATIENT));
+    }
+
+    /** The production-like probe timeout (1.5 s), for the tests whose point it is. */
+    private static DynamoDbReadiness timedReadiness(DynamoDbAsyncClient client) {
         return new DynamoDbReadiness(new DynamoGateway(client, new dev.cairn.store.StoreMetrics(
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry())), TestConfig.readinessConfig());
     }
 
     private static HealthCheckResponse check(DynamoDbReadiness readiness) {
         return readiness.call().await().atMost(Duration.ofSeconds(10));
+    }
+
+    /** The SDK's own timeouts, far beyond any probe's: only the readiness check's timeout can end a silent call early. */
+    static final Duration PATIENT = Duration.ofSeconds(60);
+
+    /** Counts the calls a client makes (each attempt's start). */
+    static final class CountingCalls implements software.amazon.awssdk.core.interceptor.ExecutionInterceptor {
+        final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+
+        @Override
+        public void beforeTransmission(software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
+                                       software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            count.incrementAndGet();
+        }
+    }
+
+    private static DynamoDbAsyncClient patientClient(String endpoint, CountingCalls calls) {
+        return DynamoDbAsyncClient.builder()
+                .endpointOverride(URI.create(endpoint))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .overrideConfiguration(ClientOverrideConfiguration.builder().addExecutionInterceptor(calls)
+                        .apiCallTimeout(PATIENT).apiCallAttemptTimeout(PATIENT).build())
+                .build();
+    }
+
+    /**
+     * Loads the client's whole call path (signing, marshalling, the HTTP client's native side) with one call that
+     * cannot be answered in time, so the timed call that follows measures the check, not a cold JVM.
+     */
+    private static void warm(DynamoDbAsyncClient client, CountingCalls calls) throws InterruptedException {
+        long before = calls.count.get();
+        client.describeTable(b -> b.tableName("warm-up")); // never answered: left in flight
+        long deadline = System.nanoTime() + PATIENT.toNanos();
+        while (calls.count.get() == before && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(calls.count.get()).as("the warm-up call was sent").isGreaterThan(before);
     }
 
     private static DynamoDbAsyncClient client(String endpoint) {

@@ -15,6 +15,11 @@ final class TestConfig {
     }
 
     static CairnConfig readinessConfig(String tableName) {
+        return readinessConfig(tableName, Duration.ofMillis(1500));
+    }
+
+    /** With a probe timeout of its own: a test whose point is not the timeout gives a cold JVM all the time it needs. */
+    static CairnConfig readinessConfig(String tableName, Duration probeTimeout) {
         return new CairnConfig() {
             public Table table() {
                 return new Table() {
@@ -38,7 +43,7 @@ final class TestConfig {
             }
             public Health health() {
                 return new Health() {
-                    public Duration timeout() { return Duration.ofMillis(1500); }
+                    public Duration timeout() { return probeTimeout; }
                     public Duration cacheFor() { return Duration.ZERO; }
                 };
             }

@@ -88,7 +88,7 @@ public final class PartitionRanges {
 
     private static QuerySpec with(QuerySpec base, SortCondition sort) {
         return new QuerySpec(base.index(), base.partition(), sort, false, null, base.consistent(), base.filter(),
-                base.projection());
+                base.projection(), null);
     }
 
     /** DynamoDB orders string keys by their UTF-8 bytes, which is code point order (not Java's UTF-16 order). */

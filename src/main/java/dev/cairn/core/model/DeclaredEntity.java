@@ -1,17 +1,23 @@
 package dev.cairn.core.model;
 
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.query.NaturalKeyCondition;
 import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A declared entity made ready to serve: the {@link EntitySpec} of its documents (the same spec type hand-written
@@ -99,6 +105,102 @@ public final class DeclaredEntity {
         var query = QuerySpec.on(index.index(), index.pk().render(id)).sort(SortCondition.beginsWith(index.sk().prefix()))
                 .limit(limit);
         return (newestFirst ? query.descending() : query).build();
+    }
+
+    /**
+     * A listing of one of the entity's natural indexes: {@code partition} (the path's values, by field name) sets every
+     * partition field equal; the query parameters condition the sort fields left to right — {@code <field>} equal,
+     * or {@code <field>From} / {@code <field>To} a range (at least / at most, both: between) on the last one
+     * conditioned. A value that is not one of its field or a condition out of that order is a 400 naming the
+     * parameter, before any call.
+     */
+    public QuerySpec naturalQuery(NaturalIndexModel index, Map<String, String> partition, Function<String, String> parameter,
+                                  int limit, boolean newestFirst) {
+        var partitionValues = new ArrayList<AttributeValue>();
+        for (FieldModel field : index.partition()) {
+            partitionValues.add(keyValue(field, field.name(), partition.get(field.name())));
+        }
+        var equal = new ArrayList<AttributeValue>();
+        AttributeValue from = null;
+        AttributeValue to = null;
+        String stopped = null;
+        for (FieldModel field : index.sort()) {
+            String eq = parameter.apply(NaturalIndexModel.equalParameter(field));
+            String low = parameter.apply(NaturalIndexModel.fromParameter(field));
+            String high = parameter.apply(NaturalIndexModel.toParameter(field));
+            String given = eq != null ? NaturalIndexModel.equalParameter(field)
+                    : low != null ? NaturalIndexModel.fromParameter(field) : high != null ? NaturalIndexModel.toParameter(field) : null;
+            if (given == null) {
+                stopped = stopped == null ? "no condition on " + field.name() : stopped;
+                continue;
+            }
+            if (stopped != null) {
+                throw invalid(given, "the sort fields of " + index.name() + " are conditioned left to right, each equal but "
+                        + "the last, which may take a range: " + stopped);
+            }
+            if (eq != null && (low != null || high != null)) {
+                throw invalid(given, "give either " + given + " or a range (" + NaturalIndexModel.fromParameter(field) + ", "
+                        + NaturalIndexModel.toParameter(field) + "), not both");
+            }
+            if (eq != null) {
+                equal.add(keyValue(field, given, eq));
+                continue;
+            }
+            from = low == null ? null : keyValue(field, NaturalIndexModel.fromParameter(field), low);
+            to = high == null ? null : keyValue(field, NaturalIndexModel.toParameter(field), high);
+            if (from != null && to != null && compare(from, to) > 0) {
+                throw invalid(NaturalIndexModel.fromParameter(field), "must not be after " + NaturalIndexModel.toParameter(field));
+            }
+            stopped = "a range on " + field.name() + " ends the conditions";
+        }
+        var query = QuerySpec.on(new NaturalKeyCondition(index.index(), partitionValues, equal, from, to)).limit(limit);
+        return (newestFirst ? query.descending() : query).build();
+    }
+
+    /** A key attribute's value from its text: read by its field's rules (kind, enum values, pattern, bounds). */
+    private static AttributeValue keyValue(FieldModel field, String parameter, String text) {
+        Object raw = text;
+        if (field.kind() == FieldModel.Kind.INTEGER || field.kind() == FieldModel.Kind.NUMBER) {
+            try {
+                raw = new BigDecimal(text);
+            } catch (NumberFormatException | NullPointerException e) {
+                throw invalid(parameter, "has the wrong type or format");
+            }
+        }
+        FieldRules.Result read = FieldRules.read(List.of(field), Map.of(field.name(), raw == null ? "" : raw), true);
+        if (!read.valid()) {
+            throw invalid(parameter, read.violations().get(0).message());
+        }
+        Object value = read.values().get(field.name());
+        if (value == null || value instanceof String s && s.isEmpty()) {
+            throw invalid(parameter, "must not be empty");
+        }
+        return value instanceof String s ? AttributeValue.fromS(s)
+                : AttributeValue.fromN(value instanceof BigDecimal d ? d.toPlainString() : value.toString());
+    }
+
+    /** DynamoDB's order: numbers by value, strings by their UTF-8 bytes (code points). */
+    private static int compare(AttributeValue a, AttributeValue b) {
+        return a.n() != null ? new BigDecimal(a.n()).compareTo(new BigDecimal(b.n())) : codePointCompare(a.s(), b.s());
+    }
+
+    private static int codePointCompare(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    private static CairnException invalid(String parameter, String message) {
+        return new CairnException(CairnError.ValidationFailed.of(parameter, message));
     }
 
     /** The {@code _refv} of a write: which version of each referenced entity its copied fields come from. */

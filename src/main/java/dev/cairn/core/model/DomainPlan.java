@@ -1,5 +1,6 @@
 package dev.cairn.core.model;
 
+import dev.cairn.core.NaturalIndex;
 import dev.cairn.core.cascade.CascadePlanner;
 import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.cascade.CopyRule;
@@ -26,6 +27,7 @@ public final class DomainPlan {
     private final Map<String, DeclaredEntity> entities = new LinkedHashMap<>();
     private final Map<String, CascadeSpec> cascades = new LinkedHashMap<>();
     private final Map<String, Function<String, List<QuerySpec>>> dependents = new LinkedHashMap<>();
+    private final List<NaturalIndex> naturalIndexes = new ArrayList<>();
 
     private DomainPlan(List<DomainModel> domains) {
         this.domains = List.copyOf(domains);
@@ -42,6 +44,63 @@ public final class DomainPlan {
                 plan(domain, source);
             }
         }
+        checkNaturalIndexes();
+    }
+
+    /**
+     * The declared natural indexes share the table with every entity: each name once, each key attribute of one type
+     * (S or N) wherever it is keyed, and any declared field of that name of a kind stored as that type — an item whose
+     * attribute had another type would be refused by DynamoDB on write.
+     */
+    private void checkNaturalIndexes() {
+        var names = new LinkedHashMap<String, String>();
+        var keyed = new LinkedHashMap<String, Boolean>();
+        for (DomainModel domain : domains) {
+            for (EntityModel entity : domain.entities().values()) {
+                for (NaturalIndexModel index : entity.indexes()) {
+                    String where = "entities." + entity.name() + ".indexes." + index.name();
+                    String before = names.putIfAbsent(index.name(), entity.name());
+                    if (before != null) {
+                        throw new ModelException(domain.file(), index.line(), where, "'" + index.name()
+                                + "' is an index of " + before + " already: index names are the table's, one each");
+                    }
+                    for (NaturalIndex.Attribute attribute : index.index().attributes()) {
+                        Boolean numeric = keyed.putIfAbsent(attribute.name(), attribute.numeric());
+                        if (numeric != null && numeric != attribute.numeric()) {
+                            throw new ModelException(domain.file(), index.line(), where, "'" + attribute.name()
+                                    + "' keys another index as " + (numeric ? "a number" : "text") + ": one type per attribute");
+                        }
+                    }
+                    naturalIndexes.add(index.index());
+                }
+            }
+        }
+        for (DomainModel domain : domains) {
+            for (EntityModel entity : domain.entities().values()) {
+                for (FieldModel field : entity.fields()) {
+                    Boolean numeric = keyed.get(field.name());
+                    if (numeric != null && !entity.timestamps().contains(field.name()) && storedAs(field) != (numeric ? 'N' : 'S')) {
+                        throw new ModelException(domain.file(), field.line(), "entities." + entity.name() + ".fields."
+                                + field.name(), "'" + field.name() + "' keys an index as " + (numeric ? "a number" : "text")
+                                + ": a field of that name must be stored so too (or be named otherwise)");
+                    }
+                }
+            }
+        }
+    }
+
+    /** The attribute type a field is stored as: S, N, or something no key can be ('-'). */
+    private static char storedAs(FieldModel field) {
+        return switch (field.kind()) {
+            case ID, STRING, ENUM, DATE, INSTANT -> 'S';
+            case INTEGER, NUMBER -> 'N';
+            default -> '-';
+        };
+    }
+
+    /** Every declared natural index of the table, in file and declaration order. */
+    public List<NaturalIndex> naturalIndexes() {
+        return List.copyOf(naturalIndexes);
     }
 
     public static DomainPlan of(List<DomainModel> domains) {

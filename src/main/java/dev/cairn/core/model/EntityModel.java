@@ -19,12 +19,14 @@ import java.util.Optional;
  * {@code identity} lists the fields the item path's parameters fill, in order. Who may write it: anyone with the
  * writer role, or — {@code self} — only the user it is (its id is the token's subject), or — {@code owner} — only
  * the user its owner ref names. {@code timestamps} are the store's creation and change instants it answers with.
+ * {@code index} is its key in one of the table's overloaded indexes; {@code indexes} are the named indexes keyed on
+ * its own fields (DynamoDB's multi-attribute keys).
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           IndexModel index, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
-                          List<String> timestamps, int line) {
+                          List<String> timestamps, List<NaturalIndexModel> indexes, int line) {
 
     /** The timestamp fields an entity may answer with. */
     public static final String CREATED_AT = "createdAt";
@@ -47,6 +49,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
         identity = List.copyOf(identity);
         refs = List.copyOf(refs);
         timestamps = List.copyOf(timestamps);
+        indexes = List.copyOf(indexes);
         var ordered = new java.util.EnumMap<Op, OperationModel>(Op.class);
         ordered.putAll(operations);
         operations = java.util.Collections.unmodifiableMap(ordered);

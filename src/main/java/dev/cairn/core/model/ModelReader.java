@@ -1,5 +1,6 @@
 package dev.cairn.core.model;
 
+import dev.cairn.core.NaturalIndex;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.model.FieldModel.Kind;
@@ -26,6 +27,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -186,7 +188,7 @@ public final class ModelReader {
         // Stand-alone entities first, so children, refs and edges can see what they point at.
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
-                "parent", "refs", "index", "operations", "list", "describe", "self", "owner", "timestamps", "input"))));
+                "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> entities.put(entityName,
@@ -432,12 +434,14 @@ public final class ModelReader {
         }
         String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
         String[] input = input(map.get("input"));
+        var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name);
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, index, operations,
-                list, describe, input[0], input[1], self, owner, timestamps, at.line());
+                list, describe, input[0], input[1], self, owner, timestamps, indexes, at.line());
     }
 
     private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {
-        var map = map(at, Set.of("from", "to", "key", "inverse", "path", "fields", "describe", "input", "operations", "lists"));
+        var map = map(at, Set.of("from", "to", "key", "inverse", "indexes", "path", "fields", "describe", "input", "operations",
+                "lists"));
         var fields = new ArrayList<FieldModel>();
         var refs = new ArrayList<RefModel>();
         var identity = new ArrayList<String>();
@@ -502,8 +506,9 @@ public final class ModelReader {
         }
         String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " of {" + identity.get(0)
                 + "} and {" + identity.get(1) + "}");
+        var indexes = naturalIndexes(map.get("indexes"), fields, List.of(), name);
         return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, index, operations,
-                fromList, describe, input[0], input[1], false, null, List.of(), at.line());
+                fromList, describe, input[0], input[1], false, null, List.of(), indexes, at.line());
     }
 
     private At required(Map<String, At> map, String key, At owner) {
@@ -647,6 +652,90 @@ public final class ModelReader {
         return new IndexModel(index, pk, sk, !map.containsKey("list") ? null : list(map.get("list"), 1,
                 "list" + entity + "sBy" + Character.toUpperCase(field.charAt(0)) + field.substring(1),
                 words(entity) + "s by " + field + " (index)"));
+    }
+
+    /** Kinds a key attribute can have: stored as S (text) or N (numbers); booleans, objects and lists cannot. */
+    private static final Set<Kind> KEY_KINDS = Set.of(Kind.ID, Kind.STRING, Kind.ENUM, Kind.DATE, Kind.INSTANT,
+            Kind.INTEGER, Kind.NUMBER);
+
+    /**
+     * {@code indexes: { name: { pk: [a, b], sk: [c], list: {...} } }}: named indexes keyed on the entity's own
+     * fields (DynamoDB's multi-attribute keys, 1-4 partition and 0-4 sort fields). A listing's path parameters are
+     * exactly the partition fields.
+     */
+    private List<NaturalIndexModel> naturalIndexes(At at, List<FieldModel> fields, List<String> timestamps, String entity) {
+        var out = new ArrayList<NaturalIndexModel>();
+        if (at == null) {
+            return out;
+        }
+        map(at, null).forEach((indexName, indexAt) -> {
+            var map = map(indexAt, Set.of("pk", "sk", "list"));
+            List<FieldModel> pk = keyFields(required(map, "pk", indexAt), fields, timestamps);
+            List<FieldModel> sk = map.containsKey("sk") ? keyFields(map.get("sk"), fields, timestamps) : List.of();
+            NaturalIndex index;
+            try {
+                index = new NaturalIndex(indexName, attributes(pk), attributes(sk));
+            } catch (IllegalArgumentException e) {
+                throw fail(indexAt, e.getMessage());
+            }
+            ListModel list = null;
+            if (map.containsKey("list")) {
+                List<String> names = pk.stream().map(FieldModel::name).toList();
+                String by = String.join("And", names.stream().map(n -> Character.toUpperCase(n.charAt(0)) + n.substring(1)).toList());
+                list = list(map.get("list"), pk.size(), "list" + entity + "sBy" + by,
+                        words(entity) + "s by " + String.join(" and ", names) + " (index " + indexName + ")");
+                var parameters = new ArrayList<String>();
+                Matcher m = Pattern.compile("\\{([a-zA-Z0-9]+)}").matcher(list.path());
+                while (m.find()) {
+                    parameters.add(m.group(1));
+                }
+                if (!new java.util.HashSet<>(parameters).equals(new java.util.HashSet<>(names))) {
+                    throw fail(map.get("list"), "the listing's path parameters are the index's partition fields " + names);
+                }
+                var sortParameters = new ArrayList<String>(List.of("limit", "cursor"));
+                for (FieldModel f : sk) {
+                    for (String parameter : NaturalIndexModel.sortParametersOf(f)) {
+                        if (sortParameters.contains(parameter)) {
+                            throw fail(map.get("sk"), "the listing's query parameter '" + parameter + "' would be taken twice");
+                        }
+                        sortParameters.add(parameter);
+                    }
+                }
+            }
+            out.add(new NaturalIndexModel(index, pk, sk, list, indexAt.line()));
+        });
+        return out;
+    }
+
+    /** A key's fields, {@code [a, b]}: declared fields of a kind a key attribute can have. */
+    private List<FieldModel> keyFields(At at, List<FieldModel> fields, List<String> timestamps) {
+        if (!(at.node() instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+            throw fail(at, "a list of the entity's field names, e.g. [memberId, status]");
+        }
+        var out = new ArrayList<FieldModel>();
+        for (Node node : seq.getValue()) {
+            String name = text(new At(node, at.where()));
+            if (timestamps.contains(name)) {
+                throw fail(at, "'" + name + "' cannot key an index: a timestamp is the store's, not a field of the item");
+            }
+            FieldModel field = fields.stream().filter(f -> f.name().equals(name)).findFirst()
+                    .orElseThrow(() -> fail(at, "no field '" + name + "' to key the index on"));
+            if (!KEY_KINDS.contains(field.kind())) {
+                throw fail(at, "'" + name + "' cannot key an index: a key attribute is text or a number, not "
+                        + field.kind().word());
+            }
+            if (field.kind() == Kind.STRING && !field.required() && (field.minLength() == null || field.minLength() < 1)) {
+                // DynamoDB refuses an empty string in a key attribute: the write would fail, not the read.
+                throw fail(at, "'" + name + "' cannot key an index as it may be empty: make it required or give it minLength: 1");
+            }
+            out.add(field);
+        }
+        return out;
+    }
+
+    private static List<NaturalIndex.Attribute> attributes(List<FieldModel> fields) {
+        return fields.stream().map(f -> new NaturalIndex.Attribute(f.name(), f.kind() == Kind.INTEGER
+                || f.kind() == Kind.NUMBER)).toList();
     }
 
     /** "RecipeIngredient" → "recipe ingredient". */
@@ -903,6 +992,8 @@ public final class ModelReader {
             if (e.index() != null && e.index().list() != null) {
                 routes.add(new String[]{shape.apply("GET", e.index().list().path()), e.name()});
             }
+            e.indexes().stream().filter(i -> i.list() != null)
+                    .forEach(i -> routes.add(new String[]{shape.apply("GET", i.list().path()), e.name()}));
         }
         views.forEach(v -> routes.add(new String[]{shape.apply("GET", v.path()), v.name()}));
         var names = new LinkedHashSet<String>();
@@ -924,6 +1015,8 @@ public final class ModelReader {
             if (e.index() != null && e.index().list() != null) {
                 paths.add(new String[]{e.index().list().operationId(), e.index().list().path()});
             }
+            e.indexes().stream().filter(i -> i.list() != null)
+                    .forEach(i -> paths.add(new String[]{i.list().operationId(), i.list().path()}));
             for (String[] idAndPath : paths) {
                 String before = ids.putIfAbsent(idAndPath[0], e.name());
                 if (before != null) {

@@ -16,17 +16,26 @@ import java.util.TreeMap;
 
 /**
  * One Query: partition value, optional sort-key condition, direction, page size, consistency, filter and
- * projection, on the table or one GSI. {@link #toRequest} is the exact request sent; {@link #binding} names
- * the query a cursor belongs to, so a cursor cannot be replayed against another partition or condition.
+ * projection, on the table or one GSI — or, with {@code natural}, on an index keyed on the items' own attributes
+ * (then {@code index}, {@code partition} and {@code sort} are null: the condition holds them). {@link #toRequest} is the
+ * exact request sent; {@link #binding} names the query a cursor belongs to, so a cursor cannot be replayed against
+ * another partition or condition.
  */
 public record QuerySpec(Index index, String partition, SortCondition sort, boolean descending, Integer limit,
-                        boolean consistent, Condition filter, List<String> projection) {
+                        boolean consistent, Condition filter, List<String> projection, NaturalKeyCondition natural) {
 
     public QuerySpec {
         projection = projection == null ? List.of() : List.copyOf(projection);
-        if (consistent && index != Index.TABLE) {
+        if (consistent && (natural != null || index != Index.TABLE)) {
             throw new IllegalArgumentException("global secondary indexes only support eventually consistent reads");
         }
+    }
+
+    /** A Query of an index keyed on the items' own attributes. */
+    public static Builder on(NaturalKeyCondition condition) {
+        var builder = new Builder(null, null);
+        builder.natural = condition;
+        return builder;
     }
 
     public static Builder on(Index index, String partition) {
@@ -38,7 +47,7 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
     }
 
     public QuerySpec withLimit(Integer newLimit) {
-        return new QuerySpec(index, partition, sort, descending, newLimit, consistent, filter, projection);
+        return new QuerySpec(index, partition, sort, descending, newLimit, consistent, filter, projection, natural);
     }
 
     /**
@@ -64,7 +73,13 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
             return new PageOf(items, lastEvaluatedKey == null || lastEvaluatedKey.isEmpty() ? null : lastEvaluatedKey);
         }
         List<Map<String, AttributeValue>> kept = items.subList(0, limit);
-        return new PageOf(kept, startKeyOf(kept.get(limit - 1), index));
+        Map<String, AttributeValue> last = kept.get(limit - 1);
+        if (natural == null) {
+            return new PageOf(kept, startKeyOf(last, index));
+        }
+        var key = startKeyOf(last, Index.TABLE);
+        natural.addKeyOf(last, key);
+        return new PageOf(kept, key);
     }
 
     /** The ExclusiveStartKey that continues after an item on this index: the table key, plus the index key on a GSI. */
@@ -81,14 +96,15 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
 
     public QueryRequest toRequest(String table, Map<String, AttributeValue> exclusiveStartKey) {
         var p = new Placeholders();
-        String keyCondition = p.name(index.pkName()) + " = " + p.value(AttributeValue.fromS(partition))
+        String keyCondition = natural != null ? natural.render(p)
+                : p.name(index.pkName()) + " = " + p.value(AttributeValue.fromS(partition))
                 + (sort == null ? "" : " AND " + sort.render(index.skName(), p));
         String filterText = filter == null ? null : filter.render(p);
         String projectionText = projection.isEmpty() ? null
                 : String.join(", ", projection.stream().map(p::name).toList());
         return QueryRequest.builder()
                 .tableName(table)
-                .indexName(index.indexName())
+                .indexName(natural != null ? natural.index().name() : index.indexName())
                 .keyConditionExpression(keyCondition)
                 .filterExpression(filterText)
                 .projectionExpression(projectionText)
@@ -96,7 +112,7 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
                 .expressionAttributeValues(p.values())
                 .scanIndexForward(!descending)
                 .limit(limit)
-                .consistentRead(index == Index.TABLE ? consistent : null)
+                .consistentRead(index == Index.TABLE && natural == null ? consistent : null)
                 .exclusiveStartKey(exclusiveStartKey)
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                 .build();
@@ -108,7 +124,7 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
      */
     public String binding() {
         QueryRequest r = toRequest("-", null);
-        return index + "|" + r.keyConditionExpression() + "|" + r.filterExpression() + "|" + descending + "|"
+        return (natural != null ? natural.index().name() : index) + "|" + r.keyConditionExpression() + "|" + r.filterExpression() + "|" + descending + "|"
                 + new TreeMap<>(r.expressionAttributeNames()) + "|" + new TreeMap<>(r.expressionAttributeValues());
     }
 
@@ -121,6 +137,7 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         private boolean consistent;
         private Condition filter;
         private List<String> projection = List.of();
+        private NaturalKeyCondition natural;
 
         private Builder(Index index, String partition) {
             this.index = index;
@@ -159,7 +176,7 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         }
 
         public QuerySpec build() {
-            return new QuerySpec(index, partition, sort, descending, limit, consistent, filter, projection);
+            return new QuerySpec(index, partition, sort, descending, limit, consistent, filter, projection, natural);
         }
     }
 }

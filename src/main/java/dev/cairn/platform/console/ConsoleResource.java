@@ -200,9 +200,11 @@ public class ConsoleResource {
 
     static final int TYPE_COUNT_LIMIT = 10_000;
 
+    /** {@code partition} and {@code sort} attribute names; a multi-attribute key's names joined, in key order. */
     private static Map<String, String> keysOf(List<KeySchemaElement> schema) {
         var keys = new LinkedHashMap<String, String>();
-        schema.forEach(k -> keys.put(k.keyTypeAsString().equals("HASH") ? "partition" : "sort", k.attributeName()));
+        schema.forEach(k -> keys.merge(k.keyTypeAsString().equals("HASH") ? "partition" : "sort", k.attributeName(),
+                (before, next) -> before + ", " + next));
         return keys;
     }
 

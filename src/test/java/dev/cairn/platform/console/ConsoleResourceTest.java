@@ -52,6 +52,9 @@ class ConsoleResourceTest {
                 .body("keys.partition", equalTo("pk")).body("keys.sort", equalTo("sk"))
                 .body("indexes.name", hasItems("gsi1", "gsi2", "gsi3", "gsi4"))
                 .body("indexes.find { it.name == 'gsi1' }.keys.partition", equalTo("gsi1pk"))
+                // a multi-attribute index (library.yaml's): its attributes in key order
+                .body("indexes.find { it.name == 'loansByMemberStatus' }.keys.partition", equalTo("memberId, status"))
+                .body("indexes.find { it.name == 'loansByMemberStatus' }.keys.sort", equalTo("due"))
                 .body("itemCount", notNullValue());
         given().get("/console/api/type-counts").then().statusCode(200)
                 .body("counts.Match", greaterThanOrEqualTo(1)).body("counts.Course", greaterThanOrEqualTo(1))
