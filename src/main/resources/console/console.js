@@ -235,9 +235,24 @@ const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', projectId: '', stat
 const ID_BY_ROUTE = { '/matches/': 'bgt-2025-test-1', '/courses/': 'math204', '/players/': 'kohli-01', '/teams/': 'aus',
   '/users/': 'alice', '/workspaces/': 'acme' };
 function exampleFor(p, name, position) {
+  const keyed = keyValue(p, name);
+  if (keyed !== undefined) return keyed;
   if (name !== 'id' && EXAMPLES[name] !== undefined) return EXAMPLES[name];
   const prefix = name === 'id' && Object.keys(ID_BY_ROUTE).find(r => p.route.includes(r));
   return prefix ? ID_BY_ROUTE[prefix] : fromRequest(p, position);
+}
+
+// A parameter named after a key attribute of the pattern's own request (an index on an entity's own fields):
+// the value the request sets it equal to.
+function keyValue(p, name) {
+  const r = p.request || {};
+  const names = r.ExpressionAttributeNames || {};
+  const values = r.ExpressionAttributeValues || {};
+  for (const m of (r.KeyConditionExpression || '').matchAll(/(#n\d+) = (:v\d+)/g)) {
+    const v = values[m[2]];
+    if (names[m[1]] === name && v) return v.S !== undefined ? v.S : v.N;
+  }
+  return undefined;
 }
 
 // Any other parameter (a declared domain's): the id at the end of the key the pattern's own request reads.
