@@ -202,7 +202,14 @@ public final class DeclaredOpenApi {
         }
         operation.setParameters(parameters);
         sortParameters(operation);
+        // The rule no parameter schema can state; clients and the contract tests read it here.
+        operation.addExtension(KEY_CONDITION, "every partition field equal; the sort fields ("
+                + String.join(", ", index.sort().stream().map(FieldModel::name).toList())
+                + ") conditioned left to right, each equal but the last conditioned, which may take a range");
     }
+
+    /** The extension that states a natural listing's key condition rules. */
+    public static final String KEY_CONDITION = "x-key-condition";
 
     /** A key field's schema as a parameter: its field's, without the description and example of the body member. */
     private static Schema keySchema(FieldModel field) {

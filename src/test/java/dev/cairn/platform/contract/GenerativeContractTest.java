@@ -54,7 +54,8 @@ class GenerativeContractTest {
      * text in the document (the service takes the names of the entity types with copies, in any case, so an
      * enumeration would refuse what it takes), and its {@code id} needs {@code entity}, which 3.1 could say
      * ({@code dependentRequired}) but its 3.0 rendition could not (the request's description says it). Only the valid-request check skips them; their invalid requests and
-     * answers are checked.
+     * answers are checked. So are a natural index's listings ({@code x-key-condition}): their sort fields' conditions
+     * go left to right, which no parameter schema states.
      */
     private static final Set<String> KNOWN_NARROWER = Set.of("startReconcile");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -118,7 +119,8 @@ class GenerativeContractTest {
             }
             String sent = type == null ? null : JSON.writeValueAsString(generated);
             Exchange exchange = send(method, path, query, type, sent);
-            if (exchange.answer.status() == 400 && !KNOWN_NARROWER.contains(operation.path("operationId").asText())) {
+            if (exchange.answer.status() == 400 && !KNOWN_NARROWER.contains(operation.path("operationId").asText())
+                    && !operation.has(dev.cairn.declared.DeclaredOpenApi.KEY_CONDITION)) {
                 failures.add(where + ": a request the document allows was refused with 400: " + exchange.describe());
             }
             agree(where, exchange, false);
