@@ -38,12 +38,11 @@ for tool in mmdebstrap:mmdebstrap unzip:unzip; do
 done
 
 # 1. The base: no JRE from Debian, the runtime comes from jlink (step 2).
-base="$work/base-bookworm-ca.tar"
+base="$work/base-bookworm.tar"
 if [ ! -f "$base" ]; then
   rm -rf "$work/base" && mkdir -p "$work/base"
   # User 185 (group 0) runs the app, as the manifests and the Dockerfile say; it owns nothing in the image.
-  # ca-certificates: the SDK's AWS CRT client verifies TLS against the system's trust store, not the JDK's.
-  mmdebstrap --quiet --variant=essential --include=ca-certificates \
+  mmdebstrap --quiet --variant=essential \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
     --customize-hook='echo "cairn:x:185:0:cairn:/tmp:/usr/sbin/nologin" >> "$1/etc/passwd"' \

@@ -10,7 +10,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClientBuilder;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The DynamoDB client: the extension's builder (endpoint, credentials, timeouts, interceptors, the AWS CRT HTTP client, all from
+ * The DynamoDB client: the extension's builder (endpoint, credentials, timeouts, interceptors, Netty, all from
  * {@code quarkus.dynamodb.*}) with Cairn's retry budget, which the extension has no setting for, and its timers on a
  * hashed wheel ({@link CallTimers}) whose due tasks run on Quarkus' worker pool.
  */

@@ -13,7 +13,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientAsyncConfiguration;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
-import software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -35,7 +36,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The floor of this stack: what a competent engineer writes by hand for the routes the benchmark reads — Vert.x'
- * HTTP server, the same async SDK client configuration as the app (the AWS CRT client, the same timeouts), the route's ONE Query
+ * HTTP server, the same async SDK client configuration as the app (Netty, the same timeouts), the route's ONE Query
  * exactly as the app lists it at /access-patterns, and the items written straight to JSON with Jackson's streaming
  * generator. No validation, no ETag, no signed cursors, no metrics, no aggregate assembly.
  *
@@ -101,14 +102,15 @@ public final class HandWritten {
         if (directCompletion) {
             async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, Runnable::run);
         }
-        // As the app's Quarkus extension builds it: the SDK's AWS CRT client (its own native event loop), the app's
-        // timeouts (application.properties: 1 s connect, 2 s acquisition, 3 s per call, 1.5 s per attempt), the same
+        // As the app's Quarkus extension builds it: the SDK's Netty on Vert.x' event loops, the app's timeouts
+        // (application.properties: 1 s connect, 2 s acquisition, 3 s per call, 1.5 s per attempt), the same
         // future completion (a thread pool unless the app completes on the I/O thread).
         DynamoDbAsyncClient dynamo = DynamoDbAsyncClient.builder().endpointOverride(URI.create(args[1]))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClientBuilder(AwsCrtAsyncHttpClient.builder().connectionTimeout(Duration.ofSeconds(1))
-                        .connectionAcquisitionTimeout(Duration.ofSeconds(2)))
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder().connectionTimeout(Duration.ofSeconds(1))
+                        .connectionAcquisitionTimeout(Duration.ofSeconds(2))
+                        .eventLoopGroup(SdkEventLoopGroup.create(vertx.nettyEventLoopGroup())))
                 .asyncConfiguration(async.build())
                 .overrideConfiguration(ClientOverrideConfiguration.builder().apiCallTimeout(Duration.ofSeconds(3))
                         .apiCallAttemptTimeout(Duration.ofMillis(1500)).build())
