@@ -13,6 +13,7 @@ import dev.cairn.core.expr.builder.Snippets;
 import dev.cairn.core.expr.builder.TableShape;
 import dev.cairn.platform.AccessPatterns;
 import dev.cairn.platform.CairnConfig;
+import dev.cairn.platform.Catalog;
 import dev.cairn.platform.SnippetEndpoint;
 import dev.cairn.platform.auth.AdminOnly;
 import dev.cairn.platform.limits.Reads;
@@ -54,11 +55,13 @@ public class ExpressionBuilderResource {
     private final TableShape shape;
 
     public ExpressionBuilderResource(EntityStore store, CairnConfig config, @All List<AccessPatterns> domains,
-                                     ConsoleAccess access, SnippetEndpoint endpoint) {
+                                     ConsoleAccess access, SnippetEndpoint endpoint, Catalog catalog) {
         this.store = store;
         this.access = access;
         this.endpoint = endpoint;
-        this.shape = TableShape.of(TableSpec.createTableRequest(config.table().name()), declared(domains));
+        // the table as it is provisioned: its declared indexes on natural attributes too
+        this.shape = TableShape.of(TableSpec.createTableRequest(config.table().name(), catalog.naturalIndexes()),
+                declared(domains));
     }
 
     /** The table and its indexes with their keys, and each attribute the models declare with its type. */
