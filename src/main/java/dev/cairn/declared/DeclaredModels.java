@@ -93,11 +93,14 @@ public class DeclaredModels implements AccessPatterns {
                                         Http.DEFAULT_LIMIT, index.list().newestFirst())));
                     }
                 }
-                if (model.index() != null && model.index().list() != null) {
-                    String indexed = exampleOf(domain, model, model.index().pk().fieldNames().get(0));
-                    out.add(AccessPattern.query(label(model.index().list().label(), model.index().list().summary()),
-                            "GET " + model.index().list().path(), table,
-                            entity.indexQuery(indexed, Http.DEFAULT_LIMIT, model.index().list().newestFirst())));
+                for (var index : model.keyedIndexes()) {
+                    if (index.list() == null) {
+                        continue;
+                    }
+                    String indexed = exampleOf(domain, model, index.partitionField());
+                    out.add(AccessPattern.query(label(index.list().label(), index.list().summary()),
+                            "GET " + index.list().path(), table,
+                            entity.indexQuery(index, indexed, Http.DEFAULT_LIMIT, index.list().newestFirst())));
                 }
             }
             for (ViewModel view : domain.views()) {

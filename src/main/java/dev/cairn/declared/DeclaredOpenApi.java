@@ -171,9 +171,8 @@ public final class DeclaredOpenApi {
             addList(openAPI, domain, entity, entity.list(), parent != null && !entity.list().newestFirst()
                     && entity.followsParent(parent) ? "No such " + dev.cairn.core.model.ModelReader.words(parent.name()) : null);
         }
-        if (entity.index() != null && entity.index().list() != null) {
-            addList(openAPI, domain, entity, entity.index().list(), null);
-        }
+        entity.keyedIndexes().stream().filter(index -> index.list() != null)
+                .forEach(index -> addList(openAPI, domain, entity, index.list(), null));
         entity.indexes().stream().filter(index -> index.list() != null)
                 .forEach(index -> addNaturalList(openAPI, domain, entity, index));
     }

@@ -83,7 +83,7 @@ public class DeclaredResource {
             case GET -> read(entity, address(match), include, limit);
             case LIST_PARTITION -> service.listPartition(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
                     .map(RestResponse::ok);
-            case LIST_INDEX -> service.listIndex(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
+            case LIST_INDEX -> service.listIndex(entity, route.keyed(), ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
                     .map(RestResponse::ok);
             case LIST_NATURAL -> service.listNatural(entity, route.natural(), byName(match), uri.getQueryParameters()::getFirst,
                     route.list().newestFirst(), Http.limit(limit), cursor).map(RestResponse::ok);

@@ -3,6 +3,7 @@ package dev.cairn.declared;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
+import dev.cairn.core.model.IndexModel;
 import dev.cairn.core.model.ListModel;
 import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.ViewModel;
@@ -27,7 +28,7 @@ public final class DeclaredRoutes {
      */
     public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
                         ViewModel view, boolean atOwner, String[] segments, List<String> parameters,
-                        NaturalIndexModel natural) {
+                        NaturalIndexModel natural, IndexModel keyed) {
     }
 
     /** A matched route and the values of its parameters, in order. */
@@ -54,14 +55,18 @@ public final class DeclaredRoutes {
             if (model.list() != null) {
                 out.add(route("GET", model.list().path(), Action.LIST_PARTITION, entity, model.list(), null, false));
             }
-            if (model.index() != null && model.index().list() != null) {
-                out.add(route("GET", model.index().list().path(), Action.LIST_INDEX, entity, model.index().list(), null, false));
+            for (IndexModel index : model.keyedIndexes()) {
+                if (index.list() != null) {
+                    Route listing = route("GET", index.list().path(), Action.LIST_INDEX, entity, index.list(), null, false);
+                    out.add(new Route(listing.method(), listing.template(), listing.action(), entity, listing.list(), null,
+                            false, listing.segments(), listing.parameters(), null, index));
+                }
             }
             for (NaturalIndexModel index : model.indexes()) {
                 if (index.list() != null) {
                     Route listing = route("GET", index.list().path(), Action.LIST_NATURAL, entity, index.list(), null, false);
                     out.add(new Route(listing.method(), listing.template(), listing.action(), entity, listing.list(), null,
-                            false, listing.segments(), listing.parameters(), index));
+                            false, listing.segments(), listing.parameters(), index, null));
                 }
             }
         }
@@ -82,7 +87,7 @@ public final class DeclaredRoutes {
                 parameters.add(segment.substring(1, segment.length() - 1));
             }
         }
-        return new Route(method, template, action, entity, list, view, atOwner, segments, List.copyOf(parameters), null);
+        return new Route(method, template, action, entity, list, view, atOwner, segments, List.copyOf(parameters), null, null);
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.cairn.core.model.Doc;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.FieldModel;
+import dev.cairn.core.model.IndexModel;
 import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.RefModel;
 import dev.cairn.core.model.ViewModel;
@@ -423,9 +424,9 @@ public class DeclaredService {
     }
 
     /** One page of the items indexed under an id: 1 Query of the index (eventually consistent). */
-    public Uni<Page<Map<String, Object>>> listIndex(DeclaredEntity entity, String id, boolean newestFirst, int limit,
-                                                    String cursor) {
-        return page(entity, entity.indexQuery(id, limit, newestFirst), cursor);
+    public Uni<Page<Map<String, Object>>> listIndex(DeclaredEntity entity, IndexModel index, String id, boolean newestFirst,
+                                                    int limit, String cursor) {
+        return page(entity, entity.indexQuery(index, id, limit, newestFirst), cursor);
     }
 
     /**
@@ -455,9 +456,13 @@ public class DeclaredService {
             DeclaredEntity member = plan.entity(entityName);
             EntityModel model = member.model();
             boolean inPartition = model.pk().prefix().equals(root.model().pk().prefix());
-            members.add(inPartition
-                    ? listPartition(member, id, model.list() != null && model.list().newestFirst(), limit, null)
-                    : listIndex(member, id, model.index().list() != null && model.index().list().newestFirst(), limit, null));
+            if (inPartition) {
+                members.add(listPartition(member, id, model.list() != null && model.list().newestFirst(), limit, null));
+            } else {
+                IndexModel index = model.keyedIndexes().stream()
+                        .filter(i -> i.pk().prefix().equals(root.model().pk().prefix())).findFirst().orElseThrow();
+                members.add(listIndex(member, index, id, index.list() != null && index.list().newestFirst(), limit, null));
+            }
         }
         return Uni.combine().all().unis(get(root, List.of(id)), Uni.join().all(members).andFailFast()).asTuple()
                 .map(both -> {

@@ -61,6 +61,26 @@ public final class KeyTemplate {
         return pattern;
     }
 
+    /**
+     * The same layout with these fields encoded as numbers ({@code {name:n}}), so that keys sort by their value:
+     * 2 before 10, -1 before 0. The others are unchanged.
+     */
+    public KeyTemplate numeric(java.util.Collection<String> numericFields) {
+        var typed = new ArrayList<Segment>();
+        var text = new StringBuilder();
+        for (Segment segment : segments) {
+            Segment next = segment instanceof Field field && numericFields.contains(field.name())
+                    ? new Field(field.name(), true) : segment;
+            typed.add(next);
+            if (!text.isEmpty()) {
+                text.append('#');
+            }
+            text.append(next instanceof Field field ? "{" + field.name() + (field.numeric() ? ":n" : "") + "}"
+                    : ((Literal) next).text());
+        }
+        return typed.equals(segments) ? this : new KeyTemplate(text.toString(), typed);
+    }
+
     public int fieldCount() {
         return fieldCount;
     }
@@ -143,7 +163,12 @@ public final class KeyTemplate {
             throw new CairnException(CairnError.ValidationFailed.of(field.name(), "must not be null"));
         }
         if (field.numeric()) {
-            BigDecimal number = value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
+            BigDecimal number;
+            try {
+                number = value instanceof BigDecimal d ? d : new BigDecimal(value.toString());
+            } catch (NumberFormatException e) {
+                throw new CairnException(CairnError.ValidationFailed.of(field.name(), "must be a number"));
+            }
             return OrderedNumber.encode(number);
         }
         return KeyCodec.escape(value.toString());

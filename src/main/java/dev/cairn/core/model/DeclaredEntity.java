@@ -37,8 +37,7 @@ public final class DeclaredEntity {
         this.pkFields = model.pk().fieldNames().toArray(String[]::new);
         this.skFields = model.sk().fieldNames().toArray(String[]::new);
         var builder = EntitySpec.builder(model.name(), new DocCodec(model.fields())).key(this::keyOf);
-        if (model.index() != null) {
-            IndexModel index = model.index();
+        for (IndexModel index : model.keyedIndexes()) {
             String[] indexPk = index.pk().fieldNames().toArray(String[]::new);
             String[] indexSk = index.sk().fieldNames().toArray(String[]::new);
             builder.index(index.index(), doc -> IndexKey.of(render(index.pk(), indexPk, doc.values()),
@@ -100,8 +99,7 @@ public final class DeclaredEntity {
     }
 
     /** The items indexed under {@code id} (an edge's other end, a ref's target): eventually consistent, as every GSI. */
-    public QuerySpec indexQuery(String id, int limit, boolean newestFirst) {
-        IndexModel index = model.index();
+    public QuerySpec indexQuery(IndexModel index, String id, int limit, boolean newestFirst) {
         var query = QuerySpec.on(index.index(), index.pk().render(id)).sort(SortCondition.beginsWith(index.sk().prefix()))
                 .limit(limit);
         return (newestFirst ? query.descending() : query).build();

@@ -189,9 +189,9 @@ public final class DomainPlan {
         if (other.identity().get(0).equals(ref.field()) && other.pk().fieldNames().equals(List.of(ref.field()))) {
             return id -> copier.partitionQuery(id, CASCADE_PAGE, false);
         }
-        IndexModel index = other.index();
-        if (index != null && index.pk().fieldNames().equals(List.of(ref.field()))) {
-            return id -> copier.indexQuery(id, CASCADE_PAGE, false);
+        var index = other.indexBy(ref.field());
+        if (index.isPresent()) {
+            return id -> copier.indexQuery(index.get(), id, CASCADE_PAGE, false);
         }
         if (!ref.copies().isEmpty()) {
             throw new ModelException(domain.file(), ref.line(), other.name() + "." + ref.field(),

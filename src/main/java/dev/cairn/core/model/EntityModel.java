@@ -19,12 +19,12 @@ import java.util.Optional;
  * {@code identity} lists the fields the item path's parameters fill, in order. Who may write it: anyone with the
  * writer role, or — {@code self} — only the user it is (its id is the token's subject), or — {@code owner} — only
  * the user its owner ref names. {@code timestamps} are the store's creation and change instants it answers with.
- * {@code index} is its key in one of the table's overloaded indexes; {@code indexes} are the named indexes keyed on
- * its own fields (DynamoDB's multi-attribute keys).
+ * {@code keyedIndexes} are its keys in the table's overloaded indexes (rendered from templates, one per index, each
+ * named); {@code indexes} are the named indexes keyed on its own fields (DynamoDB's multi-attribute keys).
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
-                          IndexModel index, Map<Op, OperationModel> operations, ListModel list, String describe,
+                          List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
                           List<String> timestamps, List<NaturalIndexModel> indexes, int line) {
 
@@ -50,9 +50,20 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
         refs = List.copyOf(refs);
         timestamps = List.copyOf(timestamps);
         indexes = List.copyOf(indexes);
+        keyedIndexes = List.copyOf(keyedIndexes);
         var ordered = new java.util.EnumMap<Op, OperationModel>(Op.class);
         ordered.putAll(operations);
         operations = java.util.Collections.unmodifiableMap(ordered);
+    }
+
+    /** Its first keyed index (the one an entity with a single {@code index} declares); null when it has none. */
+    public IndexModel index() {
+        return keyedIndexes.isEmpty() ? null : keyedIndexes.get(0);
+    }
+
+    /** The keyed index partitioned by {@code field} alone, if any (where a ref's copies are found by its id). */
+    public Optional<IndexModel> indexBy(String field) {
+        return keyedIndexes.stream().filter(i -> i.pk().fieldNames().equals(List.of(field))).findFirst();
     }
 
     /** The item path an operation is served at: under the owner, or the entity's own. */

@@ -413,13 +413,17 @@ public final class ModelReader {
             throw fail(map.get("self"), "a child is written under its parent: only a stand-alone entity is 'self'");
         }
         List<String> timestamps = timestamps(map.get("timestamps"), fields);
-        checkTemplateFields(pk, fields, map.get("key"));
-        checkTemplateFields(sk, fields, map.get("key"));
+        pk = checked(pk, fields, map.get("key"));
+        sk = checked(sk, fields, map.get("key"));
         checkPathFits(path, identity, map.get("path"));
         if (owner != null && !owner.path().substring(owner.path().lastIndexOf('/')).equals(path.substring(path.lastIndexOf('/')))) {
             throw fail(map.get("owner"), "the owner path ends with the item path's id parameter, as " + path + " does");
         }
-        IndexModel index = map.containsKey("index") ? index(map.get("index"), fields, name) : null;
+        var keyed = new ArrayList<IndexModel>();
+        if (map.containsKey("index")) {
+            IndexModel single = index(map.get("index"), fields, name, null);
+            keyed.add(single);
+        }
         ListModel list = !map.containsKey("list") ? null : list(map.get("list"), 1,
                 "list" + (parent == null ? "" : parent.entity()) + name + "s",
                 (parent == null ? "" : "A " + words(parent.entity()) + "'s ") + words(name) + "s");
@@ -434,8 +438,8 @@ public final class ModelReader {
         }
         String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
         String[] input = input(map.get("input"));
-        var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name);
-        return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, index, operations,
+        var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name, keyed);
+        return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
                 list, describe, input[0], input[1], self, owner, timestamps, indexes, at.line());
     }
 
@@ -469,8 +473,8 @@ public final class ModelReader {
         var key = map(required(map, "key", at), Set.of("pk", "sk"));
         KeyTemplate pk = template(required(key, "pk", map.get("key")));
         KeyTemplate sk = template(required(key, "sk", map.get("key")));
-        checkTemplateFields(pk, fields, map.get("key"));
-        checkTemplateFields(sk, fields, map.get("key"));
+        pk = checked(pk, fields, map.get("key"));
+        sk = checked(sk, fields, map.get("key"));
         if (!pk.fieldNames().equals(List.of(identity.get(0)))) {
             throw fail(map.get("key"), "an edge lives in its 'from' end's partition: pk has exactly the field '" + identity.get(0) + "'");
         }
@@ -478,7 +482,7 @@ public final class ModelReader {
         checkPathFits(path, identity, map.get("path"));
         IndexModel index = null;
         if (map.containsKey("inverse")) {
-            index = index(map.get("inverse"), fields, name);
+            index = index(map.get("inverse"), fields, name, "inverse");
         }
         ListModel fromList = null;
         if (map.containsKey("lists")) {
@@ -491,7 +495,7 @@ public final class ModelReader {
                 if (index == null) {
                     throw fail(lists.get("to"), "the 'to' end lists its edges through the inverse index: declare 'inverse'");
                 }
-                index = new IndexModel(index.index(), index.pk(), index.sk(), list(lists.get("to"), 1,
+                index = index.listed(list(lists.get("to"), 1,
                         "list" + refs.get(1).entity() + refs.get(0).entity() + "s",
                         "A " + words(refs.get(1).entity()) + "'s " + words(refs.get(0).entity()) + "s (inverted index)"));
             }
@@ -506,8 +510,12 @@ public final class ModelReader {
         }
         String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " of {" + identity.get(0)
                 + "} and {" + identity.get(1) + "}");
-        var indexes = naturalIndexes(map.get("indexes"), fields, List.of(), name);
-        return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, index, operations,
+        var keyed = new ArrayList<IndexModel>();
+        if (index != null) {
+            keyed.add(index);
+        }
+        var indexes = naturalIndexes(map.get("indexes"), fields, List.of(), name, keyed);
+        return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, keyed, operations,
                 fromList, describe, input[0], input[1], false, null, List.of(), indexes, at.line());
     }
 
@@ -636,20 +644,23 @@ public final class ModelReader {
         return copies;
     }
 
-    private IndexModel index(At at, List<FieldModel> fields, String entity) {
+    /**
+     * A key on one of the table's overloaded indexes: {@code index} (gsi1 to gsi4), {@code pk} and {@code sk} templates,
+     * an optional {@code list}. Named {@code name}, or by its partition field ({@code byBookId}).
+     */
+    private IndexModel index(At at, List<FieldModel> fields, String entity, String name) {
         var map = map(at, Set.of("index", "pk", "sk", "list"));
-        String name = text(map, "index", at);
-        Index index = Index.globalIndexes().stream().filter(i -> i.indexName().equals(name)).findFirst()
-                .orElseThrow(() -> fail(map.get("index"), "no index '" + name + "' in the table (gsi1 to gsi4)"));
-        KeyTemplate pk = template(required(map, "pk", at));
-        KeyTemplate sk = template(required(map, "sk", at));
-        checkTemplateFields(pk, fields, at);
-        checkTemplateFields(sk, fields, at);
+        String gsi = text(map, "index", at);
+        Index index = Index.globalIndexes().stream().filter(i -> i.indexName().equals(gsi)).findFirst()
+                .orElseThrow(() -> fail(map.get("index"), "no index '" + gsi + "' in the table (gsi1 to gsi4)"));
+        KeyTemplate pk = checked(template(required(map, "pk", at)), fields, at);
+        KeyTemplate sk = checked(template(required(map, "sk", at)), fields, at);
         if (pk.fieldCount() != 1) {
             throw fail(map.get("pk"), "an index partition key names exactly one field");
         }
         String field = pk.fieldNames().get(0);
-        return new IndexModel(index, pk, sk, !map.containsKey("list") ? null : list(map.get("list"), 1,
+        String named = name != null ? name : "by" + Character.toUpperCase(field.charAt(0)) + field.substring(1);
+        return new IndexModel(named, index, pk, sk, !map.containsKey("list") ? null : list(map.get("list"), 1,
                 "list" + entity + "sBy" + Character.toUpperCase(field.charAt(0)) + field.substring(1),
                 words(entity) + "s by " + field + " (index)"));
     }
@@ -663,12 +674,32 @@ public final class ModelReader {
      * fields (DynamoDB's multi-attribute keys, 1-4 partition and 0-4 sort fields). A listing's path parameters are
      * exactly the partition fields.
      */
-    private List<NaturalIndexModel> naturalIndexes(At at, List<FieldModel> fields, List<String> timestamps, String entity) {
+    /**
+     * The named indexes of {@code indexes}: an entry with {@code index} (gsi1 to gsi4) is a key on one of the table's
+     * overloaded indexes, rendered from templates, added to {@code keyed} (one per overloaded index: an item has one
+     * key each); any other is a natural index on the entity's own fields, returned.
+     */
+    private List<NaturalIndexModel> naturalIndexes(At at, List<FieldModel> fields, List<String> timestamps, String entity,
+                                                   List<IndexModel> keyed) {
         var out = new ArrayList<NaturalIndexModel>();
         if (at == null) {
             return out;
         }
         map(at, null).forEach((indexName, indexAt) -> {
+            if (map(indexAt, null).containsKey("index")) {
+                IndexModel index = index(indexAt, fields, entity, indexName);
+                for (IndexModel other : keyed) {
+                    if (other.index() == index.index()) {
+                        throw fail(indexAt, "'" + other.name() + "' keys " + entity + " on " + index.index().indexName()
+                                + " already: an item has one key per index");
+                    }
+                    if (other.name().equals(indexName)) {
+                        throw fail(indexAt, "another index is called '" + indexName + "'");
+                    }
+                }
+                keyed.add(index);
+                return;
+            }
             var map = map(indexAt, Set.of("pk", "sk", "list"));
             List<FieldModel> pk = keyFields(required(map, "pk", indexAt), fields, timestamps);
             List<FieldModel> sk = map.containsKey("sk") ? keyFields(map.get("sk"), fields, timestamps) : List.of();
@@ -851,6 +882,17 @@ public final class ModelReader {
         }
     }
 
+    /**
+     * The template, its fields checked (each a required or server-set field) and typed: an integer or number field is
+     * encoded as a number ({@code {field:n}}), so keys sort by value — 2 before 10 — as the seeds' numbered items must.
+     */
+    private KeyTemplate checked(KeyTemplate template, List<FieldModel> fields, At at) {
+        checkTemplateFields(template, fields, at);
+        var numeric = fields.stream().filter(f -> f.kind() == Kind.INTEGER || f.kind() == Kind.NUMBER)
+                .map(FieldModel::name).toList();
+        return template.numeric(numeric);
+    }
+
     private void checkTemplateFields(KeyTemplate template, List<FieldModel> fields, At at) {
         for (String field : template.fieldNames()) {
             var declared = fields.stream().filter(f -> f.name().equals(field)).findFirst();
@@ -896,7 +938,7 @@ public final class ModelReader {
     public static boolean sharesKey(EntityModel member, EntityModel root) {
         boolean samePartition = member.pk().fieldCount() == 1 && root.pk().fieldCount() == 1
                 && member.pk().prefix().equals(root.pk().prefix()) && !member.name().equals(root.name());
-        boolean indexed = member.index() != null && member.index().pk().prefix().equals(root.pk().prefix());
+        boolean indexed = member.keyedIndexes().stream().anyMatch(i -> i.pk().prefix().equals(root.pk().prefix()));
         return samePartition || indexed;
     }
 
@@ -989,9 +1031,8 @@ public final class ModelReader {
             if (e.list() != null) {
                 routes.add(new String[]{shape.apply("GET", e.list().path()), e.name()});
             }
-            if (e.index() != null && e.index().list() != null) {
-                routes.add(new String[]{shape.apply("GET", e.index().list().path()), e.name()});
-            }
+            e.keyedIndexes().stream().filter(i -> i.list() != null)
+                    .forEach(i -> routes.add(new String[]{shape.apply("GET", i.list().path()), e.name()}));
             e.indexes().stream().filter(i -> i.list() != null)
                     .forEach(i -> routes.add(new String[]{shape.apply("GET", i.list().path()), e.name()}));
         }
@@ -1012,9 +1053,8 @@ public final class ModelReader {
             if (e.list() != null) {
                 paths.add(new String[]{e.list().operationId(), e.list().path()});
             }
-            if (e.index() != null && e.index().list() != null) {
-                paths.add(new String[]{e.index().list().operationId(), e.index().list().path()});
-            }
+            e.keyedIndexes().stream().filter(i -> i.list() != null)
+                    .forEach(i -> paths.add(new String[]{i.list().operationId(), i.list().path()}));
             e.indexes().stream().filter(i -> i.list() != null)
                     .forEach(i -> paths.add(new String[]{i.list().operationId(), i.list().path()}));
             for (String[] idAndPath : paths) {

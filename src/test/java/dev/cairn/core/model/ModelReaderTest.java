@@ -233,4 +233,69 @@ class ModelReaderTest {
         assertThat(failure(BLOG.replace("actor: true }", "actor: true }\n      editorId: { entity: Writer, actor: true }"))
                 .getMessage()).contains("an entity has one actor");
     }
+
+    static final String LINES = """
+            domain: Shop
+            entities:
+              Product:
+                key: { pk: "PRODUCT#{id}", sk: PRODUCT }
+                path: /products/{id}
+                fields:
+                  id: id
+                  name: { type: string, required: true, maxLength: 100 }
+              Order:
+                key: { pk: "ORDER#{id}", sk: ORDER }
+                path: /orders/{id}
+                fields:
+                  id: id
+                  status: { type: enum, values: [open, shipped], required: true }
+              Line:
+                parent: { entity: Order, id: orderId }
+                key: { pk: "ORDER#{orderId}", sk: "LINE#{number}" }
+                path: /orders/{orderId}/lines/{number}
+                fields:
+                  number: { type: integer, required: true, min: 1, max: 999 }
+                  quantity: { type: integer, min: 1, max: 100 }
+                  status: { type: enum, values: [open, shipped], required: true }
+                refs:
+                  productId: { entity: Product, copy: { productName: name } }
+                indexes:
+                  byProduct: { index: gsi1, pk: "PRODUCT#{productId}", sk: "LINE#{orderId}#{number}" }
+                  byStatus: { index: gsi2, pk: "LINESTATUS#{status}", sk: "LINE#{orderId}#{number}", list: { path: "/line-statuses/{status}/lines" } }
+                list: { path: "/orders/{orderId}/lines" }
+            """;
+
+    @Test
+    void anEntityKeysSeveralIndexesEachNamedAndARefsCopiesAreFoundThroughTheOnePartitionedByIt() {
+        DomainModel model = ModelReader.read("models/shop.yaml", LINES);
+        EntityModel line = model.entity("Line");
+        assertThat(line.keyedIndexes()).extracting(IndexModel::name).containsExactly("byProduct", "byStatus");
+        assertThat(line.indexBy("productId")).map(IndexModel::name).hasValue("byProduct");
+        assertThat(line.indexBy("status")).map(IndexModel::name).hasValue("byStatus");
+        DomainPlan plan = DomainPlan.of(List.of(model));
+        var copies = plan.cascade("Product").copies().apply("p1");
+        assertThat(copies).hasSize(1);
+        assertThat(copies.get(0).index().indexName()).isEqualTo("gsi1");
+        assertThat(copies.get(0).partition()).isEqualTo("PRODUCT#p1");
+        var spec = plan.entity("Line").spec();
+        var item = spec.toItem(new Doc(java.util.Map.of("orderId", "o1", "number", 2L, "quantity", 1L, "status", "open",
+                "productId", "p1", "productName", "Tea")), 1, java.time.Instant.EPOCH, java.time.Instant.EPOCH);
+        assertThat(item.get("gsi1pk").s()).isEqualTo("PRODUCT#p1");
+        assertThat(item.get("gsi2pk").s()).isEqualTo("LINESTATUS#open");
+        assertThatThrownBy(() -> ModelReader.read("models/shop.yaml", LINES.replace("index: gsi2", "index: gsi1")))
+                .isInstanceOf(ModelException.class).hasMessageContaining("one key per index");
+    }
+
+    @Test
+    void integersInKeysSortAsNumbers() {
+        DomainPlan plan = DomainPlan.of(List.of(ModelReader.read("models/shop.yaml", LINES)));
+        DeclaredEntity line = plan.entity("Line");
+        assertThat(line.model().sk().pattern()).isEqualTo("LINE#{number:n}");
+        String two = line.key(List.of("o1", "2")).sk();
+        String ten = line.key(List.of("o1", "10")).sk();
+        String nine = line.key(List.of("o1", "9")).sk();
+        assertThat(List.of(ten, two, nine).stream().sorted().toList()).containsExactly(two, nine, ten);
+        assertThatThrownBy(() -> line.key(List.of("o1", "two"))).isInstanceOf(dev.cairn.core.CairnException.class)
+                .hasMessageContaining("number");
+    }
 }
