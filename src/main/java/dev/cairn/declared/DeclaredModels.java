@@ -18,6 +18,8 @@ import dev.cairn.core.query.AccessPattern;
 import dev.cairn.platform.AccessPatterns;
 import dev.cairn.platform.AllowedMethods;
 import dev.cairn.platform.Http;
+import dev.cairn.platform.auth.Caller;
+import dev.cairn.platform.auth.DeclaredAccess;
 import io.quarkus.runtime.Startup;
 import org.jboss.logging.Logger;
 import dev.cairn.core.model.ModelException;
@@ -54,6 +56,26 @@ public class DeclaredModels implements AccessPatterns {
         }
         this.routes = new DeclaredRoutes(plan);
         AllowedMethods.declared(path -> routes.methodsOn(DeclaredRoutes.segments(path)));
+        DeclaredAccess.rules(this::rule);
+    }
+
+    /**
+     * What the declared route of this method and path needs (its role, the tenant its path names); OPTIONS of a declared
+     * path is a read; null when no declared route serves it (the resource answers 404 or 405).
+     */
+    private DeclaredAccess.Rule rule(String method, String path) {
+        var parts = DeclaredRoutes.segments(path);
+        if ("OPTIONS".equals(method)) {
+            return routes.methodsOn(parts).isEmpty() ? null : new DeclaredAccess.Rule(Caller.Role.READER, null, null, null);
+        }
+        var match = routes.match("HEAD".equals(method) ? "GET" : method, parts, new java.util.HashSet<>()).orElse(null);
+        if (match == null) {
+            return null;
+        }
+        var access = match.route().access();
+        String tenant = access.tenantAt() < 0 ? null : match.values().get(access.tenantAt());
+        return new DeclaredAccess.Rule(access.role(), tenant,
+                tenant == null ? null : access.tenant().describe(List.of(tenant)), match);
     }
 
     public DomainPlan plan() {

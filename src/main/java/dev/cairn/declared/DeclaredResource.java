@@ -10,6 +10,7 @@ import dev.cairn.platform.MergePatcher;
 import dev.cairn.platform.AllowedMethods;
 import dev.cairn.platform.Responses;
 import dev.cairn.platform.auth.Caller;
+import dev.cairn.platform.auth.DeclaredAccess;
 import dev.cairn.platform.auth.RoutesWithin;
 import dev.cairn.service.CascadeService.Mode;
 import io.smallrye.mutiny.Uni;
@@ -155,6 +156,10 @@ public class DeclaredResource {
     private Uni<RestResponse<Object>> read(DeclaredEntity entity, Address address, String include, String limit) {
         var members = entity.model().operation(Op.GET).include().keySet();
         if (members.isEmpty()) {
+            // nothing to include: an include asked for is refused, never silently answered without what it asked
+            if (include != null || Http.sentEmpty("include")) {
+                throw Http.invalid("include", "names nothing: " + entity.name() + " has no children to read with it");
+            }
             return service.get(entity, address).map(stored -> Responses.ok(stored, service.view(entity, stored)));
         }
         int first = Http.limit(limit);
@@ -195,6 +200,13 @@ public class DeclaredResource {
 
     /** The declared route of this request, its template recorded for the HTTP metrics; 404 or 405 otherwise. */
     private Match match(String method, UriInfo uri, RoutingContext context) {
+        // Matched already when the caller was authorized (AccessControl): the path is matched once per request.
+        if (context.get(DeclaredAccess.MATCHED) instanceof DeclaredAccess.Rule rule && rule.match() instanceof Match matched
+                && matched.route().method().equals(method)) {
+            ((HttpServerRequestInternal) context.request()).context().putLocal(URL_PATH_TEMPLATE, matched.route().template());
+            Caller.current();
+            return matched;
+        }
         List<String> parts = DeclaredRoutes.segments(context.normalizedPath());
         var allowed = new LinkedHashSet<String>();
         Match match = models.routes().match(method, parts, allowed).orElseThrow(() -> allowed.isEmpty()

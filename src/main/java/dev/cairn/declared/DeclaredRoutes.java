@@ -7,6 +7,7 @@ import dev.cairn.core.model.IndexModel;
 import dev.cairn.core.model.ListModel;
 import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.ViewModel;
+import dev.cairn.platform.auth.Caller.Role;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -28,7 +29,19 @@ public final class DeclaredRoutes {
      */
     public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
                         ViewModel view, boolean atOwner, String[] segments, List<String> parameters,
-                        NaturalIndexModel natural, IndexModel keyed) {
+                        NaturalIndexModel natural, IndexModel keyed, Access access) {
+
+        Route with(Access newAccess) {
+            return new Route(method, template, action, entity, list, view, atOwner, segments, parameters, natural, keyed,
+                    newAccess);
+        }
+    }
+
+    /**
+     * Who may take a route: the role it needs, and where its path names the tenant its items belong to, which of its
+     * parameters does ({@code tenantAt}, -1 for none) and the entity that tenant is (a 404 names it).
+     */
+    public record Access(Role role, int tenantAt, DeclaredEntity tenant) {
     }
 
     /** A matched route and the values of its parameters, in order. */
@@ -59,14 +72,14 @@ public final class DeclaredRoutes {
                 if (index.list() != null) {
                     Route listing = route("GET", index.list().path(), Action.LIST_INDEX, entity, index.list(), null, false);
                     out.add(new Route(listing.method(), listing.template(), listing.action(), entity, listing.list(), null,
-                            false, listing.segments(), listing.parameters(), null, index));
+                            false, listing.segments(), listing.parameters(), null, index, null));
                 }
             }
             for (NaturalIndexModel index : model.indexes()) {
                 if (index.list() != null) {
                     Route listing = route("GET", index.list().path(), Action.LIST_NATURAL, entity, index.list(), null, false);
                     out.add(new Route(listing.method(), listing.template(), listing.action(), entity, listing.list(), null,
-                            false, listing.segments(), listing.parameters(), index, null));
+                            false, listing.segments(), listing.parameters(), index, null, null));
                 }
             }
         }
@@ -75,7 +88,49 @@ public final class DeclaredRoutes {
                 out.add(route("GET", view.path(), Action.VIEW, plan.entity(view.root()), null, view, false));
             }
         }
-        this.routes = List.copyOf(out);
+        this.routes = out.stream().map(route -> route.with(access(plan, route))).toList();
+    }
+
+    /**
+     * The role a route needs, as its entity declares it ({@code roles}) or by default — reads a reader, writes a
+     * writer, and the delete of an entity others copy from (reference data) an admin — and the parameter that names
+     * its tenant, if the entity declares one and the path names it.
+     */
+    static Access access(DomainPlan plan, Route route) {
+        EntityModel model = route.entity().model();
+        String word = switch (route.action()) {
+            case CREATE -> "create";
+            case GET, VIEW -> "get";
+            case PUT_EDGE, REPLACE -> "put";
+            case PATCH -> "patch";
+            case DELETE -> "delete";
+            case LIST_PARTITION, LIST_INDEX, LIST_NATURAL -> "list";
+        };
+        String declared = model.access().roles().get(word);
+        Role role = declared != null ? Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT))
+                : "get".equals(word) || "list".equals(word) ? Role.READER
+                : "delete".equals(word) && plan.cascade(model.name()) != null ? Role.ADMIN : Role.WRITER;
+        String tenant = model.access().tenant();
+        if (tenant == null) {
+            return new Access(role, -1, null);
+        }
+        // The tenant entity a 404 names: the entity itself, or the parent (or edge end) whose id the field holds.
+        DeclaredEntity tenantEntity = tenant.equals(model.idField()) ? route.entity()
+                : model.parent() != null && tenant.equals(model.parent().field()) ? plan.entity(model.parent().entity())
+                : model.refs().stream().filter(r -> r.field().equals(tenant)).findFirst()
+                .map(r -> plan.entity(r.entity())).orElse(route.entity());
+        int at = switch (route.action()) {
+            case LIST_PARTITION -> model.parent() != null && tenant.equals(model.parent().field())
+                    || model.edge() && tenant.equals(model.identity().get(0)) ? 0 : -1;
+            case LIST_INDEX -> tenant.equals(route.keyed().partitionField()) ? 0 : -1;
+            case LIST_NATURAL -> route.parameters().indexOf(tenant);
+            case VIEW -> tenant.equals(model.idField()) ? 0 : -1;
+            default -> {
+                int position = model.identity().indexOf(tenant) + (route.atOwner() ? 1 : 0);
+                yield position < route.parameters().size() ? position : -1;
+            }
+        };
+        return new Access(role, at, tenantEntity);
     }
 
     private static Route route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
@@ -87,7 +142,8 @@ public final class DeclaredRoutes {
                 parameters.add(segment.substring(1, segment.length() - 1));
             }
         }
-        return new Route(method, template, action, entity, list, view, atOwner, segments, List.copyOf(parameters), null, null);
+        return new Route(method, template, action, entity, list, view, atOwner, segments, List.copyOf(parameters), null, null,
+                null);
     }
 
     /**

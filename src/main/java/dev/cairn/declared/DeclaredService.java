@@ -21,6 +21,7 @@ import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
+import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.platform.MergePatcher;
 import dev.cairn.platform.Offload;
@@ -110,6 +111,10 @@ public class DeclaredService {
         if (model.generatedId()) {
             values.put(model.idField(), ids.next());
         }
+        if (model.idField().equals(model.access().tenant())) {
+            // A new tenant outside the caller's scope: refused whether or not it exists, so nothing leaks.
+            Caller.current().requireCreatable(String.valueOf(values.get(model.idField())));
+        }
         actAs(model, address, values);
         defaults(model.fields(), values);
         return insert(entity, new Doc(ordered(model, values)));
@@ -184,7 +189,18 @@ public class DeclaredService {
             var actions = new ArrayList<WriteAction>();
             refs.forEach(ref -> actions.add(existenceCheck(ref, doc, now)));
             actions.add(WriteAction.create(entity.spec(), doc, now));
-            return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now));
+            // A refused existence check names what is missing: a body's ref is the request's fault (422, naming the
+            // field), the parent named by the path a 404.
+            return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now))
+                    .onFailure(e -> !model.edge() && CairnException.is(e, CairnError.NotFound.class)).transform(e -> {
+                        for (RefModel ref : model.refs()) {
+                            String id = doc.text(ref.field());
+                            if (((CairnException) e).error().detail().equals(target(ref).describe(List.of(id)) + " does not exist")) {
+                                return refNotFound(ref, id);
+                            }
+                        }
+                        return e;
+                    });
         }
         List<PrimaryKey> keys = refs.stream().map(ref -> target(ref).key(List.of(doc.text(ref.field())))).toList();
         return entities.againOnCollision(store.batchGet(keys, true).chain(found -> {
@@ -198,7 +214,9 @@ public class DeclaredService {
                 String id = doc.text(ref.field());
                 Map<String, AttributeValue> item = found.get(i);
                 if (item == null || DeleteMark.live(item, read)) {
-                    throw EntityService.notFound(target.describe(List.of(id)));
+                    // an edge's ends and a child's parent are named by the path: absent, they are a 404
+                    throw ref == model.parent() || model.edge() ? EntityService.notFound(target.describe(List.of(id)))
+                            : refNotFound(ref, id);
                 }
                 Stored<Doc> source = target.spec().fromItem(item);
                 if (ref.copies().isEmpty()) {
@@ -214,6 +232,13 @@ public class DeclaredService {
             actions.add(WriteAction.create(entity.spec(), complete, now, entity.copyVersions(versions)));
             return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, complete, now));
         }));
+    }
+
+    /** A ref in a body names nothing (or something being deleted): 422, naming the field, the id and the entity. */
+    private CairnException refNotFound(RefModel ref, String id) {
+        return new CairnException(new CairnError.RefNotFound(target(ref).describe(List.of(id)) + " referenced by "
+                + ref.field() + " does not exist", ref.field(), id, ref.entity(),
+                List.of(Map.of("field", ref.field(), "refEntity", ref.entity(), "refId", id))));
     }
 
     /** The referenced entity exists and is not being deleted, checked in the write's own transaction. */
@@ -382,10 +407,6 @@ public class DeclaredService {
      */
     public Uni<Void> delete(DeclaredEntity entity, Address address, String parameter, Long ifMatch) {
         actOn(entity, address, parameter);
-        if (models.plan().cascade(entity.name()) != null) {
-            Caller.current().require(Caller.Role.ADMIN, "deleting a " + entity.name()
-                    + " (reference data: other items hold copies of it)");
-        }
         if (address.owner() != null) {
             // Under an owner: read to see whose it is (an owner never changes), then delete as anywhere else.
             return get(entity, address).chain(stored -> delete(entity, address.identity(), ifMatch, what(entity, address)));
@@ -426,7 +447,21 @@ public class DeclaredService {
     /** One page of the items indexed under an id: 1 Query of the index (eventually consistent). */
     public Uni<Page<Map<String, Object>>> listIndex(DeclaredEntity entity, IndexModel index, String id, boolean newestFirst,
                                                     int limit, String cursor) {
-        return page(entity, entity.indexQuery(index, id, limit, newestFirst), cursor);
+        QuerySpec query = entity.indexQuery(index, id, limit, newestFirst);
+        String tenant = entity.model().access().tenant();
+        if (tenant != null && !tenant.equals(index.partitionField())) {
+            // An index partition mixes tenants: a scoped caller's page holds its own tenants' items only (a filter,
+            // bound into the cursor, so a cursor of one scope cannot be replayed by a caller of another).
+            Caller caller = Caller.current();
+            if (!caller.allWorkspaces()) {
+                if (caller.workspaceList().isEmpty()) {
+                    return Uni.createFrom().item(new Page<>(List.of(), null));
+                }
+                query = query.filtered(Condition.in(tenant,
+                        caller.workspaceList().stream().map(AttributeValue::fromS).toList()));
+            }
+        }
+        return page(entity, query, cursor);
     }
 
     /**

@@ -157,8 +157,10 @@ class LibraryResourceTest {
         assertThat(created).isSorted();
         given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"due\":\"2026-12-24\"}")
                 .post("/members/{m}/loans", unique("nobody")).then().statusCode(404).body("detail", containsString("member"));
+        // a ref in the body that names nothing is the request's fault: 422 RefNotFound naming the field
         given().contentType(ContentType.JSON).body("{\"bookId\":\"" + unique("nothing") + "\",\"due\":\"2026-12-24\"}")
-                .post("/members/{m}/loans", member).then().statusCode(404).body("detail", containsString("book"));
+                .post("/members/{m}/loans", member).then().statusCode(422).body("code", equalTo("RefNotFound"))
+                .body("field", equalTo("bookId")).body("refEntity", equalTo("Book")).body("detail", containsString("book"));
         given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"due\":\"2026-12-24\",\"loanId\":\"mine\"}")
                 .post("/members/{m}/loans", member).then().statusCode(400).body("errors[0].field", equalTo("loanId"));
 

@@ -154,8 +154,10 @@ class SocialResourceTest {
         given().contentType(ContentType.JSON).body("{\"userId\":\"" + author + "\",\"content\":\"hi\"}")
                 .post("/posts/{p}/comments", missingPost).then().statusCode(404).header("X-DynamoDB-Calls", "1")
                 .body("detail", containsString("post"));
+        // an author in the body that names nobody is the request's fault: 422 RefNotFound naming the field
         given().contentType(ContentType.JSON).body("{\"userId\":\"" + unique() + "\",\"content\":\"hi\"}")
-                .post("/posts/{p}/comments", postId).then().statusCode(404).body("detail", containsString("user"));
+                .post("/posts/{p}/comments", postId).then().statusCode(422).body("code", equalTo("RefNotFound"))
+                .body("field", equalTo("userId")).body("detail", containsString("user"));
         assertThat(partition("POST#" + missingPost)).isEmpty();
         assertThat(partition("POST#" + postId)).hasSize(1);
         given().get("/posts/{p}/comments", missingPost).then().statusCode(404);

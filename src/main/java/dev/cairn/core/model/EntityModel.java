@@ -26,7 +26,22 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
-                          List<String> timestamps, List<NaturalIndexModel> indexes, int line) {
+                          List<String> timestamps, List<NaturalIndexModel> indexes, Access access, int line) {
+
+    /**
+     * Who may do what: {@code roles} maps an operation ({@code create}, {@code get}, {@code put}, {@code patch},
+     * {@code delete}) or {@code list} (its listings) to the role it needs ({@code reader}, {@code writer},
+     * {@code admin}) where it differs from the default (reads: reader; writes: writer; the delete of an entity others
+     * copy: admin); {@code tenant} names the field that holds the tenant (workspace) the item belongs to — a caller
+     * outside it meets the item as missing — or is null for data every tenant shares.
+     */
+    public record Access(Map<String, String> roles, String tenant) {
+        public static final Access SHARED = new Access(Map.of(), null);
+
+        public Access {
+            roles = Map.copyOf(roles);
+        }
+    }
 
     /** The timestamp fields an entity may answer with. */
     public static final String CREATED_AT = "createdAt";
@@ -51,6 +66,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
         timestamps = List.copyOf(timestamps);
         indexes = List.copyOf(indexes);
         keyedIndexes = List.copyOf(keyedIndexes);
+        access = access == null ? Access.SHARED : access;
         var ordered = new java.util.EnumMap<Op, OperationModel>(Op.class);
         ordered.putAll(operations);
         operations = java.util.Collections.unmodifiableMap(ordered);

@@ -188,7 +188,8 @@ public final class ModelReader {
         // Stand-alone entities first, so children, refs and edges can see what they point at.
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
-                "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input"))));
+                "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input",
+                "roles", "tenant"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> entities.put(entityName,
@@ -439,13 +440,14 @@ public final class ModelReader {
         String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
         String[] input = input(map.get("input"));
         var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name, keyed);
+        var access = access(map, fields, identity);
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
-                list, describe, input[0], input[1], self, owner, timestamps, indexes, at.line());
+                list, describe, input[0], input[1], self, owner, timestamps, indexes, access, at.line());
     }
 
     private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {
         var map = map(at, Set.of("from", "to", "key", "inverse", "indexes", "path", "fields", "describe", "input", "operations",
-                "lists"));
+                "lists", "roles", "tenant"));
         var fields = new ArrayList<FieldModel>();
         var refs = new ArrayList<RefModel>();
         var identity = new ArrayList<String>();
@@ -516,7 +518,36 @@ public final class ModelReader {
         }
         var indexes = naturalIndexes(map.get("indexes"), fields, List.of(), name, keyed);
         return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, keyed, operations,
-                fromList, describe, input[0], input[1], false, null, List.of(), indexes, at.line());
+                fromList, describe, input[0], input[1], false, null, List.of(), indexes, access(map, fields, identity), at.line());
+    }
+
+    private static final Set<String> ROLE_KEYS = Set.of("create", "get", "put", "patch", "delete", "list");
+    private static final Set<String> ROLES = Set.of("reader", "writer", "admin");
+
+    /**
+     * {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant} (the field naming the
+     * tenant, a workspace: one of the item's identity fields, so every route under it names it in its path).
+     */
+    private EntityModel.Access access(Map<String, At> map, List<FieldModel> fields, List<String> identity) {
+        var roles = new LinkedHashMap<String, String>();
+        if (map.containsKey("roles")) {
+            map(map.get("roles"), ROLE_KEYS).forEach((what, roleAt) -> {
+                String role = text(roleAt);
+                if (!ROLES.contains(role)) {
+                    throw fail(roleAt, "a role is reader, writer or admin, not '" + role + "'");
+                }
+                roles.put(what, role);
+            });
+        }
+        String tenant = null;
+        if (map.containsKey("tenant")) {
+            tenant = text(map.get("tenant"));
+            if (!identity.contains(tenant)) {
+                throw fail(map.get("tenant"), "the tenant is one of the item's identity fields " + identity
+                        + " (every route under it names it in its path), not '" + tenant + "'");
+            }
+        }
+        return new EntityModel.Access(roles, tenant);
     }
 
     private At required(Map<String, At> map, String key, At owner) {

@@ -46,6 +46,12 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         return new Builder(Index.TABLE, partition);
     }
 
+    /** The same query with {@code extra} as its filter too (ANDed to one it has); the filter is bound into its cursors. */
+    public QuerySpec filtered(Condition extra) {
+        return new QuerySpec(index, partition, sort, descending, limit, consistent,
+                filter == null ? extra : filter.and(extra), projection, natural);
+    }
+
     public QuerySpec withLimit(Integer newLimit) {
         return new QuerySpec(index, partition, sort, descending, newLimit, consistent, filter, projection, natural);
     }

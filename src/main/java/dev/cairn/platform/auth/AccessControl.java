@@ -1,7 +1,5 @@
 package dev.cairn.platform.auth;
 
-import dev.cairn.platform.AllowedMethods;
-
 import dev.cairn.core.CairnError;
 import dev.cairn.core.CairnException;
 import dev.cairn.platform.CairnConfig;
@@ -10,6 +8,7 @@ import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -83,32 +82,37 @@ public class AccessControl {
     }
 
     @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
-    public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource) {
+    public Uni<Response> authorize(ContainerRequestContext request, ResourceInfo resource, RoutingContext routing) {
         if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(Public.class)) {
             return PROCEED;
         }
-        if (resource.getResourceClass() != null && resource.getResourceClass().isAnnotationPresent(RoutesWithin.class)
-                // The path as the declared routes match it: encoded (a %2F inside an id is not a slash), never decoded.
-                && !AllowedMethods.declares(request.getMethod(), request.getUriInfo().getRequestUri().getRawPath())) {
-            return PROCEED;
+        DeclaredAccess.Rule declared = null;
+        if (resource.getResourceClass() != null && resource.getResourceClass().isAnnotationPresent(RoutesWithin.class)) {
+            // The path as the declared routes match it: encoded (a %2F inside an id is not a slash), never decoded.
+            declared = DeclaredAccess.of(request.getMethod(), request.getUriInfo().getRequestUri().getRawPath());
+            if (declared == null) {
+                return PROCEED; // no declared route: the resource answers 404 or 405
+            }
+            routing.put(DeclaredAccess.MATCHED, declared);
         }
         if (!config.auth().enabled()) {
             Caller.UNRESTRICTED.bind();
             return PROCEED;
         }
         boolean tokenPresented = request.getHeaderString("Authorization") != null;
+        DeclaredAccess.Rule rule = declared;
         return identities.getDeferredIdentity()
                 .onFailure(AuthenticationFailedException.class).transform(e -> unauthenticated(
                         "the bearer token was refused: it is malformed, expired or too old, not signed by a trusted "
                                 + "key, from another issuer or for another audience", true))
                 .map(identity -> {
                     Caller caller = caller(identity, tokenPresented, clockSkewSeconds, workspacesClaim);
-                    Role needed = neededRole(request, resource);
+                    Role needed = neededRole(request, resource, rule);
                     if (!caller.has(needed)) {
                         throw new CairnException(new CairnError.Forbidden(
                                 "this request needs the role " + needed.group(), needed.group()));
                     }
-                    checkScope(caller, request, resource);
+                    checkScope(caller, request, resource, rule);
                     caller.bind();
                     return null;
                 });
@@ -172,21 +176,29 @@ public class AccessControl {
         return java.util.Arrays.stream(ids.split(",")).map(String::strip).filter(id -> !id.isEmpty()).toList();
     }
 
-    private static Role neededRole(ContainerRequestContext request, ResourceInfo resource) {
+    private static Role neededRole(ContainerRequestContext request, ResourceInfo resource, DeclaredAccess.Rule declared) {
         if (resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(AdminOnly.class)) {
             return Role.ADMIN;
         }
+        Role base = declared != null ? declared.role() : SAFE_METHODS.contains(request.getMethod()) ? Role.READER : Role.WRITER;
         if (SAFE_METHODS.contains(request.getMethod())) {
-            return Role.READER;
+            return base;
         }
         // The parameter binding finds a query parameter whatever the case of its name (?CASCADE= binds as ?cascade=):
         // so must the check of who may ask for it.
         boolean transactional = request.getUriInfo().getQueryParameters().entrySet().stream()
                 .anyMatch(parameter -> parameter.getKey().equalsIgnoreCase("cascade") && parameter.getValue().contains("transactional"));
-        return transactional ? Role.ADMIN : Role.WRITER;
+        return transactional ? Role.ADMIN : base;
     }
 
-    private static void checkScope(Caller caller, ContainerRequestContext request, ResourceInfo resource) {
+    private static void checkScope(Caller caller, ContainerRequestContext request, ResourceInfo resource,
+                                   DeclaredAccess.Rule declared) {
+        if (declared != null) {
+            if (declared.tenant() != null && !caller.canSee(declared.tenant())) {
+                throw new CairnException(new CairnError.NotFound(declared.missing() + " does not exist"));
+            }
+            return;
+        }
         Class<?> type = resource.getResourceClass();
         WorkspaceScoped scoped = type == null ? null : type.getAnnotation(WorkspaceScoped.class);
         if (scoped == null || caller.allWorkspaces()) {

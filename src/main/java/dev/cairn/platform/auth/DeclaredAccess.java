@@ -1,0 +1,39 @@
+package dev.cairn.platform.auth;
+
+import dev.cairn.platform.auth.Caller.Role;
+
+import java.util.function.BiFunction;
+
+/**
+ * What a declared route (a model file's) needs of its caller, as the declared domains say it: the role, and — when its
+ * path names a tenant — the tenant, answered as missing to a caller outside it. {@link AccessControl} asks here for
+ * every request to the declared domains' resource, and keeps the matched route for it ({@link #MATCHED}), so the path
+ * is matched once.
+ */
+public final class DeclaredAccess {
+
+    /** The request property holding the {@link Rule} of a declared route (its {@code match} for the resource). */
+    public static final String MATCHED = DeclaredAccess.class.getName();
+
+    /**
+     * {@code role} the caller needs; {@code tenant} the tenant (workspace) id the path names, or null; {@code missing}
+     * what a 404 calls that tenant ("workspace acme"); {@code match} the matched route, opaque here.
+     */
+    public record Rule(Role role, String tenant, String missing, Object match) {
+    }
+
+    private static volatile BiFunction<String, String, Rule> rules = (method, path) -> null;
+
+    private DeclaredAccess() {
+    }
+
+    /** Set by the declared domains once their routes are known. */
+    public static void rules(BiFunction<String, String, Rule> declared) {
+        rules = declared;
+    }
+
+    /** The rule of this method on this path (encoded, as sent); null when no declared route serves it. */
+    public static Rule of(String method, String path) {
+        return rules.apply(method, path);
+    }
+}
