@@ -117,7 +117,11 @@ public class DeclaredService {
         }
         actAs(model, address, values);
         defaults(model.fields(), values);
-        return insert(entity, new Doc(ordered(model, values)));
+        var named = new HashSet<>(fromPath);
+        if (address.owner() != null) {
+            model.actor().ifPresent(actor -> named.add(actor.field()));
+        }
+        return insert(entity, new Doc(ordered(model, values)), named);
     }
 
     /**
@@ -174,6 +178,14 @@ public class DeclaredService {
 
     /** Writes a new document with its refs checked (and their fields copied) in the same transaction. */
     public Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc) {
+        return insert(entity, doc, java.util.Set.of());
+    }
+
+    /**
+     * As above; {@code fromPath} names the fields whose values the request's path gave (a missing entity they name is
+     * a 404), the others came in the body (a missing one is a 422 RefNotFound naming the field).
+     */
+    private Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc, java.util.Set<String> fromPath) {
         EntityModel model = entity.model();
         var refs = new ArrayList<RefModel>();
         if (model.parent() != null) {
@@ -194,6 +206,9 @@ public class DeclaredService {
             return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now))
                     .onFailure(e -> !model.edge() && CairnException.is(e, CairnError.NotFound.class)).transform(e -> {
                         for (RefModel ref : model.refs()) {
+                            if (fromPath.contains(ref.field())) {
+                                continue;
+                            }
                             String id = doc.text(ref.field());
                             if (((CairnException) e).error().detail().equals(target(ref).describe(List.of(id)) + " does not exist")) {
                                 return refNotFound(ref, id);
@@ -215,8 +230,8 @@ public class DeclaredService {
                 Map<String, AttributeValue> item = found.get(i);
                 if (item == null || DeleteMark.live(item, read)) {
                     // an edge's ends and a child's parent are named by the path: absent, they are a 404
-                    throw ref == model.parent() || model.edge() ? EntityService.notFound(target.describe(List.of(id)))
-                            : refNotFound(ref, id);
+                    throw ref == model.parent() || model.edge() || fromPath.contains(ref.field())
+                            ? EntityService.notFound(target.describe(List.of(id))) : refNotFound(ref, id);
                 }
                 Stored<Doc> source = target.spec().fromItem(item);
                 if (ref.copies().isEmpty()) {
