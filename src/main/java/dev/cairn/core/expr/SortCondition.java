@@ -35,7 +35,7 @@ public sealed interface SortCondition {
         return new BeginsWith(prefix);
     }
 
-    static SortCondition between(String low, String high) {
+    public static SortCondition between(String low, String high) {
         return new Between(low, high);
     }
 

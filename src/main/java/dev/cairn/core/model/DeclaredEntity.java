@@ -7,6 +7,10 @@ import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.ShardedIds;
+import dev.cairn.core.key.WriteShards;
+import dev.cairn.core.query.FanOut;
+import java.util.stream.IntStream;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.NaturalKeyCondition;
 import dev.cairn.core.query.QuerySpec;
@@ -40,7 +44,10 @@ public final class DeclaredEntity {
         for (IndexModel index : model.keyedIndexes()) {
             String[] indexPk = index.pk().fieldNames().toArray(String[]::new);
             String[] indexSk = index.sk().fieldNames().toArray(String[]::new);
-            builder.index(index.index(), doc -> IndexKey.of(render(index.pk(), indexPk, doc.values()),
+            String idField = model.idField();
+            // a sharded index: the item goes to the shard its own id hashes to
+            builder.index(index.index(), doc -> IndexKey.of(ShardedIds.partition(render(index.pk(), indexPk, doc.values()),
+                            WriteShards.of(String.valueOf(doc.values().get(idField)), index.shards())),
                     render(index.sk(), indexSk, doc.values())));
         }
         this.spec = builder.build();
@@ -63,7 +70,12 @@ public final class DeclaredEntity {
     }
 
     private PrimaryKey keyOf(Map<String, ?> values) {
-        return PrimaryKey.of(render(model.pk(), pkFields, values), render(model.sk(), skFields, values));
+        String partition = render(model.pk(), pkFields, values);
+        if (model.parentShards() != null) {
+            // a child of a write-sharded parent lives in the shard its id names
+            partition = ShardedIds.partition(partition, ShardedIds.shardOfId(String.valueOf(values.get(model.idField()))));
+        }
+        return PrimaryKey.of(partition, render(model.sk(), skFields, values));
     }
 
     /** The key of the entity whose identity fields (in {@link EntityModel#identity()} order) have these values. */
@@ -93,16 +105,48 @@ public final class DeclaredEntity {
 
     /** A child's or an edge's items in one partition ({@code partitionId} fills the pk), in the declared order. */
     public QuerySpec partitionQuery(String partitionId, int limit, boolean newestFirst) {
-        var query = QuerySpec.table(model.pk().render(partitionId)).sort(SortCondition.beginsWith(model.sk().prefix()))
-                .limit(limit).consistent();
+        return partitionQuery(partitionId, 0, limit, newestFirst);
+    }
+
+    /** The children in one write shard of their parent's partition. */
+    public QuerySpec partitionQuery(String partitionId, int shard, int limit, boolean newestFirst) {
+        var query = QuerySpec.table(ShardedIds.partition(model.pk().render(partitionId), shard))
+                .sort(SortCondition.beginsWith(model.sk().prefix())).limit(limit).consistent();
         return (newestFirst ? query.descending() : query).build();
+    }
+
+    /** The children over every write shard of a parent that has {@code shards}: one Query each, for a fan-out read. */
+    public FanOut shardedPartitions(String partitionId, int shards, int limit, boolean newestFirst) {
+        return FanOut.of(IntStream.range(0, shards).mapToObj(shard -> partitionQuery(partitionId, shard, limit, newestFirst))
+                .toList());
+    }
+
+    /**
+     * The parent's item and then its newest children, in ONE descending Query of the parent's partition: the parent's
+     * sort key (a literal) sorts above every child's, so the Query starts at it ({@link EntityModel#precedesParent}).
+     */
+    public static QuerySpec parentWithNewest(DeclaredEntity parent, DeclaredEntity child, String parentId, int limit) {
+        PrimaryKey key = parent.key(List.of(parentId));
+        return QuerySpec.table(key.pk()).sort(SortCondition.between(child.model().sk().prefix(), key.sk()))
+                .descending().limit(limit + 1).consistent().build();
     }
 
     /** The items indexed under {@code id} (an edge's other end, a ref's target): eventually consistent, as every GSI. */
     public QuerySpec indexQuery(IndexModel index, String id, int limit, boolean newestFirst) {
-        var query = QuerySpec.on(index.index(), index.pk().render(id)).sort(SortCondition.beginsWith(index.sk().prefix()))
-                .limit(limit);
+        return indexQuery(index, id, 0, limit, newestFirst);
+    }
+
+    /** One shard of a sharded index's listing. */
+    public QuerySpec indexQuery(IndexModel index, String id, int shard, int limit, boolean newestFirst) {
+        var query = QuerySpec.on(index.index(), ShardedIds.partition(index.pk().render(id), shard))
+                .sort(SortCondition.beginsWith(index.sk().prefix())).limit(limit);
         return (newestFirst ? query.descending() : query).build();
+    }
+
+    /** Every shard of a sharded index's listing, for a fan-out read. */
+    public FanOut indexShards(IndexModel index, String id, int shards, int limit, boolean newestFirst) {
+        return FanOut.of(IntStream.range(0, shards).mapToObj(shard -> indexQuery(index, id, shard, limit, newestFirst))
+                .toList());
     }
 
     /**

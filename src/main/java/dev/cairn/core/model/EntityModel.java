@@ -21,25 +21,33 @@ import java.util.Optional;
  * the user its owner ref names. {@code timestamps} are the store's creation and change instants it answers with.
  * {@code keyedIndexes} are its keys in the table's overloaded indexes (rendered from templates, one per index, each
  * named); {@code indexes} are the named indexes keyed on its own fields (DynamoDB's multi-attribute keys).
+ * {@code parentShards} names the parent's field that holds how many write shards its children spread over (null: the
+ * children live in the parent's one partition).
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
-                          List<String> timestamps, List<NaturalIndexModel> indexes, Access access, int line) {
+                          List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
+                          int line) {
 
     /**
      * Who may do what: {@code roles} maps an operation ({@code create}, {@code get}, {@code put}, {@code patch},
      * {@code delete}) or {@code list} (its listings) to the role it needs ({@code reader}, {@code writer},
      * {@code admin}) where it differs from the default (reads: reader; writes: writer; the delete of an entity others
      * copy: admin); {@code tenant} names the field that holds the tenant (workspace) the item belongs to — a caller
-     * outside it meets the item as missing — or is null for data every tenant shares.
+     * outside it meets the item as missing — or is null for data every tenant shares; {@code author} names a text
+     * field that records who created the item: the caller, unless an admin names someone else (null: none).
      */
-    public record Access(Map<String, String> roles, String tenant) {
-        public static final Access SHARED = new Access(Map.of(), null);
+    public record Access(Map<String, String> roles, String tenant, String author) {
+        public static final Access SHARED = new Access(Map.of(), null, null);
 
         public Access {
             roles = Map.copyOf(roles);
+        }
+
+        public Access(Map<String, String> roles, String tenant) {
+            this(roles, tenant, null);
         }
     }
 
@@ -104,6 +112,19 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
                 && sk.prefix().startsWith(parentModel.sk().pattern() + "#");
     }
 
+    /**
+     * Whether this child sorts right BEFORE its parent in their partition — the parent's sort key is a literal above
+     * every child key ({@code WORKSPACE} above {@code PROJ#…}) — so that one descending Query from the parent's key
+     * reads the parent and then its newest children.
+     */
+    public boolean precedesParent(EntityModel parentModel) {
+        return parent != null && parent.entity().equals(parentModel.name()) && parentModel.sk().fieldCount() == 0
+                && pk.fieldCount() > 0 && parentModel.pk().fieldCount() > 0 && sk.fieldCount() > 0
+                && pk.prefix().equals(parentModel.pk().prefix()) && !sk.prefix().isEmpty()
+                && parentModel.sk().pattern().compareTo(sk.prefix()) > 0
+                && !parentModel.sk().pattern().startsWith(sk.prefix());
+    }
+
     /** The ref that names who acts: the owner's, or one declared {@code actor}. */
     public Optional<RefModel> actor() {
         return refs.stream().filter(RefModel::actor).findFirst();
@@ -130,7 +151,8 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
     public List<String> immutable() {
         var out = new ArrayList<String>(identity);
         for (FieldModel f : fields) {
-            if ((f.serverSet() || refs.stream().anyMatch(r -> r.field().equals(f.name()))) && !out.contains(f.name())) {
+            if ((f.serverSet() || f.name().equals(access.author()) || refs.stream().anyMatch(r -> r.field().equals(f.name())))
+                    && !out.contains(f.name())) {
                 out.add(f.name());
             }
         }

@@ -3,6 +3,7 @@ package dev.cairn.core.model;
 import dev.cairn.core.NaturalIndex;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.key.ShardedIds;
 import dev.cairn.core.model.FieldModel.Kind;
 import dev.cairn.core.model.EntityModel.Owner;
 import dev.cairn.core.model.OperationModel.Op;
@@ -189,7 +190,7 @@ public final class ModelReader {
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
                 "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input",
-                "roles", "tenant"))));
+                "roles", "tenant", "author"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> entities.put(entityName,
@@ -342,14 +343,29 @@ public final class ModelReader {
         var fields = new ArrayList<>(declaredFields.get(name));
         var identity = new ArrayList<String>();
         RefModel parent = null;
+        String parentShards = null;
         if (map.containsKey("parent")) {
-            var parentMap = map(map.get("parent"), Set.of("entity", "id"));
+            var parentMap = map(map.get("parent"), Set.of("entity", "id", "shards"));
             String parentEntity = text(parentMap, "entity", map.get("parent"));
             String parentId = text(parentMap, "id", map.get("parent"));
             if (!declaredFields.containsKey(parentEntity) || parentEntity.equals(name)) {
                 throw fail(parentMap.get("entity"), "no entity '" + parentEntity + "' to be the parent");
             }
             parent = new RefModel(parentId, parentEntity, Map.of(), map.get("parent").line());
+            if (parentMap.containsKey("shards")) {
+                parentShards = text(parentMap.get("shards"));
+                String shardsField = parentShards;
+                var counted = declaredFields.get(parentEntity).stream().filter(f -> f.name().equals(shardsField)).findFirst();
+                if (counted.isEmpty() || counted.get().kind() != Kind.INTEGER) {
+                    throw fail(parentMap.get("shards"), "the parent's write shard count is one of its integer fields, "
+                            + "not '" + shardsField + "'");
+                }
+                if (counted.get().max() == null || counted.get().max().intValue() > ShardedIds.MAX_SHARDS
+                        || counted.get().min() == null || counted.get().min().intValue() < 1) {
+                    throw fail(parentMap.get("shards"), "'" + shardsField + "' counts write shards: give it min 1 and max "
+                            + "at most " + ShardedIds.MAX_SHARDS);
+                }
+            }
             identity.add(parentId);
             addServerField(fields, parentId, map.get("parent"));
         }
@@ -441,8 +457,23 @@ public final class ModelReader {
         String[] input = input(map.get("input"));
         var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name, keyed);
         var access = access(map, fields, identity);
+        if (map.containsKey("author")) {
+            String author = text(map.get("author"));
+            var field = fields.stream().filter(f -> f.name().equals(author)).findFirst();
+            if (field.isEmpty() || field.get().kind() != Kind.STRING || identity.contains(author)) {
+                throw fail(map.get("author"), "the author is one of the entity's string fields (not its identity), not '"
+                        + author + "'");
+            }
+            // taken from the caller when the body names none: optional in a body, fixed once written
+            replaceField(fields, author, FieldModel::optional);
+            access = new EntityModel.Access(access.roles(), access.tenant(), author);
+        }
+        if (parentShards != null && !generated) {
+            throw fail(map.get("parent"), "the children of a write-sharded parent have server-made ids that name their "
+                    + "shard: declare 'generate: time-ordered'");
+        }
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
-                list, describe, input[0], input[1], self, owner, timestamps, indexes, access, at.line());
+                list, describe, input[0], input[1], self, owner, timestamps, indexes, access, parentShards, at.line());
     }
 
     private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {
@@ -518,7 +549,8 @@ public final class ModelReader {
         }
         var indexes = naturalIndexes(map.get("indexes"), fields, List.of(), name, keyed);
         return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, keyed, operations,
-                fromList, describe, input[0], input[1], false, null, List.of(), indexes, access(map, fields, identity), at.line());
+                fromList, describe, input[0], input[1], false, null, List.of(), indexes, access(map, fields, identity), null,
+                at.line());
     }
 
     private static final Set<String> ROLE_KEYS = Set.of("create", "get", "put", "patch", "delete", "list");
@@ -680,7 +712,7 @@ public final class ModelReader {
      * an optional {@code list}. Named {@code name}, or by its partition field ({@code byBookId}).
      */
     private IndexModel index(At at, List<FieldModel> fields, String entity, String name) {
-        var map = map(at, Set.of("index", "pk", "sk", "list"));
+        var map = map(at, Set.of("index", "pk", "sk", "list", "shards"));
         String gsi = text(map, "index", at);
         Index index = Index.globalIndexes().stream().filter(i -> i.indexName().equals(gsi)).findFirst()
                 .orElseThrow(() -> fail(map.get("index"), "no index '" + gsi + "' in the table (gsi1 to gsi4)"));
@@ -691,9 +723,25 @@ public final class ModelReader {
         }
         String field = pk.fieldNames().get(0);
         String named = name != null ? name : "by" + Character.toUpperCase(field.charAt(0)) + field.substring(1);
+        int shards = 1;
+        String setting = null;
+        if (map.containsKey("shards")) {
+            // a number, or { setting: <configuration key>, default: <number> }
+            At shardsAt = map.get("shards");
+            if (shardsAt.node() instanceof MappingNode) {
+                var shardMap = map(shardsAt, Set.of("setting", "default"));
+                setting = text(shardMap, "setting", shardsAt);
+                shards = shardMap.containsKey("default") ? count(shardMap, "default") : 1;
+            } else {
+                shards = count(map, "shards");
+            }
+            if (shards < 1 || shards > ShardedIds.MAX_SHARDS) {
+                throw fail(shardsAt, "an index has 1 to " + ShardedIds.MAX_SHARDS + " shards");
+            }
+        }
         return new IndexModel(named, index, pk, sk, !map.containsKey("list") ? null : list(map.get("list"), 1,
                 "list" + entity + "sBy" + Character.toUpperCase(field.charAt(0)) + field.substring(1),
-                words(entity) + "s by " + field + " (index)"));
+                words(entity) + "s by " + field + " (index)"), shards, setting);
     }
 
     /** Kinds a key attribute can have: stored as S (text) or N (numbers); booleans, objects and lists cannot. */
@@ -806,9 +854,13 @@ public final class ModelReader {
     }
 
     private ListModel list(At at, int parameters, String defaultId, String defaultSummary) {
-        var map = map(at, Set.of("path", "id", "summary", "label", "order"));
+        var map = map(at, Set.of("path", "id", "summary", "label", "order", "query", "page"));
         String path = path(required(map, "path", at));
-        if (parameterCount(path) != parameters) {
+        String query = map.containsKey("query") ? text(map.get("query")) : null;
+        if (query != null && (parameters != 1 || parameterCount(path) != 0)) {
+            throw fail(map.get("query"), "a listing takes its partition's id from a query parameter only when its path has none");
+        }
+        if (query == null && parameterCount(path) != parameters) {
             throw fail(map.get("path"), "a listing path has exactly " + parameters + " parameter (the partition's id)");
         }
         String order = optionalText(map, "order", "oldest-first");
@@ -817,7 +869,8 @@ public final class ModelReader {
         }
         String summary = optionalText(map, "summary", defaultSummary);
         return new ListModel(path, optionalText(map, "id", defaultId), summary,
-                optionalText(map, "label", summary), order.equals("newest-first"), at.line());
+                optionalText(map, "label", summary), order.equals("newest-first"), query,
+                map.containsKey("page") ? text(map.get("page")) : null, at.line());
     }
 
     private Map<Op, OperationModel> operations(At at, String entity, List<Op> all) {
@@ -1020,7 +1073,10 @@ public final class ModelReader {
         return out;
     }
 
-    /** Each included member is a child that sorts right after the entity, listed oldest first: one Query reads both. */
+    /**
+     * Each included member is a child one Query reads with the entity: listed oldest first, it sorts right after the
+     * entity; listed newest first, right before it (nothing else of the partition in between).
+     */
     private void checkIncludes(Map<String, EntityModel> entities, Map<String, At> declared) {
         for (EntityModel entity : entities.values()) {
             OperationModel get = entity.operation(Op.GET);
@@ -1030,16 +1086,46 @@ public final class ModelReader {
             get.include().forEach((member, include) -> {
                 At at = declared.get(entity.name());
                 EntityModel child = entities.get(include.entity());
+                boolean newestFirst = child != null && child.list() != null && child.list().newestFirst();
+                if (child != null && newestFirst && child.precedesParent(entity)) {
+                    String low = child.sk().prefix();
+                    String high = entity.sk().pattern();
+                    entities.values().stream().filter(other -> other != child && other != entity && !other.edge()
+                                    && other.pk().prefix().equals(entity.pk().prefix()))
+                            .filter(other -> other.sk().prefix().compareTo(low) > 0 && other.sk().prefix().compareTo(high) < 0
+                                    && !other.sk().prefix().startsWith(low))
+                            .findFirst().ifPresent(other -> {
+                                throw fail(at, "operations.get.include." + member + ": '" + other.name() + "' sorts between "
+                                        + include.entity() + " and " + entity.name() + " in their partition, so one Query "
+                                        + "cannot read " + entity.name() + " with its newest " + include.entity() + " items");
+                            });
+                    return;
+                }
+                if (child != null && newestFirst) {
+                    throw fail(at, "operations.get.include." + member + ": '" + include.entity() + "' is listed newest "
+                            + "first, so its sort key must sort right below " + entity.name() + "'s (" + entity.sk().pattern()
+                            + ") in their partition for one Query to read both");
+                }
                 if (child == null || !child.followsParent(entity)) {
                     throw fail(at, "operations.get.include." + member + ": '" + include.entity() + "' is not a child of "
                             + entity.name() + " that sorts right after it (its sort key must start with "
                             + entity.sk().pattern() + "#), so they cannot be read in one Query");
                 }
-                if (child.list() != null && child.list().newestFirst()) {
-                    throw fail(at, "operations.get.include." + member + ": '" + include.entity()
-                            + "' is listed newest first, but one Query reads the parent with its oldest children");
-                }
             });
+        }
+        // A parent whose children are write-sharded is never deleted: every replica caches its shard count.
+        for (EntityModel entity : entities.values()) {
+            if (entity.parentShards() != null) {
+                EntityModel parent = entities.get(entity.parent().entity());
+                if (parent.operation(Op.DELETE) != null) {
+                    throw fail(declared.get(parent.name()), "the children of " + parent.name() + " are write-sharded ("
+                            + entity.name() + "), so it is never deleted: leave 'delete' out of its operations");
+                }
+                if (parent.sk().fieldCount() != 0 || !entity.precedesParent(parent) && !entity.followsParent(parent)) {
+                    throw fail(declared.get(entity.name()), "a write-sharded child shares its parent's partition key "
+                            + "and sorts right before (or after) the parent's literal sort key");
+                }
+            }
         }
     }
 
