@@ -9,11 +9,10 @@ import dev.cairn.client30.api.CricketApi;
 import dev.cairn.client30.api.WorkspacesApi;
 import dev.cairn.client30.model.Problem;
 import dev.cairn.client30.model.ProjectInput;
-import dev.cairn.client30.model.ProjectStatus;
-import dev.cairn.client30.model.ProjectView;
+import dev.cairn.client30.model.Project;
 import dev.cairn.client30.model.Team;
 import dev.cairn.client30.model.TeamMergePatch;
-import dev.cairn.client30.model.Workspace;
+import dev.cairn.client30.model.WorkspaceInput;
 import dev.cairn.client30.model.WorkspaceMergePatch;
 import dev.cairn.platform.TestTokens;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
@@ -50,19 +49,19 @@ class GeneratedClient30IT {
     @Test
     void workspaceAndProjectsPageByPageWithAMergePatchUnderIfMatch() throws Exception {
         String ws = unique("ws30");
-        ApiResponse<?> created = workspaces.createWorkspaceWithHttpInfo(new Workspace().id(ws).displayName("Acme")
+        ApiResponse<?> created = workspaces.createWorkspaceWithHttpInfo(new WorkspaceInput().id(ws).displayName("Acme")
                 .region("eu-west-1").seatLimit(5));
         assertThat(created.getStatusCode()).isEqualTo(201);
         assertThat(header(created, "Location")).endsWith("/workspaces/" + ws);
         for (int i = 0; i < 5; i++) {
-            workspaces.createProject(ws, new ProjectInput().title("P" + i).status(ProjectStatus.ACTIVE).createdBy("ann"));
+            workspaces.createProject(ws, new ProjectInput().title("P" + i).status(ProjectInput.StatusEnum.ACTIVE).createdBy("ann"));
         }
         var titles = new ArrayList<String>();
         String cursor = null;
         int pages = 0;
         do {
             var page = workspaces.listWorkspaceProjects(ws, cursor, 2);
-            page.getItems().stream().map(ProjectView::getTitle).forEach(titles::add);
+            page.getItems().stream().map(Project::getTitle).forEach(titles::add);
             cursor = page.getNext();
             pages++;
         } while (cursor != null);

@@ -21,14 +21,13 @@ import dev.cairn.client.model.PlayerMergePatch;
 import dev.cairn.client.model.PlayerSheetInput;
 import dev.cairn.client.model.Problem;
 import dev.cairn.client.model.ProjectInput;
-import dev.cairn.client.model.ProjectStatus;
-import dev.cairn.client.model.ProjectView;
+import dev.cairn.client.model.Project;
 import dev.cairn.client.model.Role;
 import dev.cairn.client.model.Student;
 import dev.cairn.client.model.Team;
 import dev.cairn.client.model.TeamSheetInput;
 import dev.cairn.client.model.Venue;
-import dev.cairn.client.model.Workspace;
+import dev.cairn.client.model.WorkspaceInput;
 import dev.cairn.client.model.WorkspaceMergePatch;
 import dev.cairn.platform.TestTokens;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
@@ -68,19 +67,19 @@ class GeneratedClientIT {
     @Test
     void workspaceAndProjectsPageByPageWithAMergePatchUnderIfMatch() throws Exception {
         String ws = unique("ws");
-        ApiResponse<?> created = workspaces.createWorkspaceWithHttpInfo(new Workspace().id(ws).displayName("Acme")
+        ApiResponse<?> created = workspaces.createWorkspaceWithHttpInfo(new WorkspaceInput().id(ws).displayName("Acme")
                 .region("eu-west-1").seatLimit(5));
         assertThat(created.getStatusCode()).isEqualTo(201);
         assertThat(header(created, "Location")).endsWith("/workspaces/" + ws);
         for (int i = 0; i < 5; i++) {
-            workspaces.createProject(ws, new ProjectInput().title("P" + i).status(ProjectStatus.ACTIVE).createdBy("ann"));
+            workspaces.createProject(ws, new ProjectInput().title("P" + i).status(ProjectInput.StatusEnum.ACTIVE).createdBy("ann"));
         }
         var titles = new ArrayList<String>();
         String cursor = null;
         int pages = 0;
         do {
             var page = workspaces.listWorkspaceProjects(ws, cursor, 2);
-            page.getItems().stream().map(ProjectView::getTitle).forEach(titles::add);
+            page.getItems().stream().map(Project::getTitle).forEach(titles::add);
             cursor = page.getNext();
             pages++;
         } while (cursor != null);

@@ -43,18 +43,22 @@ public class DeclaredModels implements AccessPatterns {
 
     private final DomainPlan plan;
     private final DeclaredRoutes routes;
+    private final List<KeyTemplate> tenantPartitions;
 
     private static final Logger LOG = Logger.getLogger(DeclaredModels.class);
 
     public DeclaredModels() {
         try {
-            this.plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
+            var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+            this.plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader(),
+                    setting -> config.getOptionalValue(setting, Integer.class).orElse(null));
         } catch (ModelException e) {
             // The one line that says what to fix, before the start fails (in dev mode: fix the file, send a request).
             LOG.error("a model file cannot be served: " + e.getMessage());
             throw e;
         }
         this.routes = new DeclaredRoutes(plan);
+        this.tenantPartitions = tenantPartitions(plan);
         AllowedMethods.declared(path -> routes.methodsOn(DeclaredRoutes.segments(path)));
         DeclaredAccess.rules(this::rule);
     }
@@ -74,8 +78,10 @@ public class DeclaredModels implements AccessPatterns {
         }
         var access = match.route().access();
         String tenant = access.tenantAt() < 0 ? null : match.values().get(access.tenantAt());
+        String user = access.userAt() < 0 ? null : match.values().get(access.userAt());
         return new DeclaredAccess.Rule(access.role(), tenant,
-                tenant == null ? null : access.tenant().describe(List.of(tenant)), match);
+                tenant == null ? null : access.tenant().describe(List.of(tenant)), match, user,
+                user == null ? null : access.user().describe(List.of(user)));
     }
 
     public DomainPlan plan() {
@@ -100,7 +106,7 @@ public class DeclaredModels implements AccessPatterns {
                             include.label() != null ? include.label()
                                     : "A " + ModelReader.words(model.name()) + " with its first " + member,
                             "GET " + model.path() + "?include=" + member, table,
-                            DeclaredService.withParentQuery(entity, example.get(0), Http.DEFAULT_LIMIT))));
+                            includeQuery(entity, plan.entity(include.entity()), example.get(0)))));
                 }
                 if (model.list() != null) {
                     out.add(AccessPattern.query(label(model.list().label(), model.list().summary()), "GET " + model.list().path(),
@@ -120,8 +126,9 @@ public class DeclaredModels implements AccessPatterns {
                         continue;
                     }
                     String indexed = exampleOf(domain, model, index.partitionField());
+                    String query = index.list().query() == null ? "" : "?" + index.list().query() + "={" + index.list().query() + "}";
                     out.add(AccessPattern.query(label(index.list().label(), index.list().summary()),
-                            "GET " + index.list().path(), table,
+                            "GET " + index.list().path() + query, table,
                             entity.indexQuery(index, indexed, Http.DEFAULT_LIMIT, index.list().newestFirst())));
                 }
             }
@@ -132,6 +139,13 @@ public class DeclaredModels implements AccessPatterns {
             }
         }
         return out;
+    }
+
+    /** The Query that reads the entity with its first children: ascending from it, or descending for newest first. */
+    private static dev.cairn.core.query.QuerySpec includeQuery(DeclaredEntity parent, DeclaredEntity child, String id) {
+        return child.model().list() != null && child.model().list().newestFirst()
+                ? DeclaredEntity.parentWithNewest(parent, child, id, Http.DEFAULT_LIMIT)
+                : DeclaredService.withParentQuery(parent, id, Http.DEFAULT_LIMIT);
     }
 
     private static String label(String label, String summary) {
@@ -173,6 +187,36 @@ public class DeclaredModels implements AccessPatterns {
             }
         }
         return out;
+    }
+
+    /**
+     * The tenant a partition belongs to: an entity that declares a tenant field as the one field of its partition key
+     * (a workspace's WS#acme, and its children's write shards WS#acme#07) names it; index partitions mix tenants and
+     * belong to none.
+     */
+    @Override
+    public java.util.Optional<String> tenantOf(String partitionKey) {
+        for (KeyTemplate template : tenantPartitions) {
+            if (template.matches(partitionKey)) {
+                return java.util.Optional.of(template.decode(partitionKey).get(0).toString());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static List<KeyTemplate> tenantPartitions(DomainPlan plan) {
+        var out = new ArrayList<KeyTemplate>();
+        for (DeclaredEntity entity : plan.entities()) {
+            EntityModel model = entity.model();
+            String tenant = model.access().tenant();
+            if (tenant != null && model.pk().fieldNames().equals(List.of(tenant))) {
+                out.add(model.pk());
+                if (model.parentShards() != null) {
+                    out.add(KeyTemplate.of(model.pk().pattern() + "#{shard}"));
+                }
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** Each declared field as the attribute its codec writes: strings, dates, instants and enums S, numbers N, … */

@@ -168,11 +168,21 @@ public final class DeclaredOpenApi {
         if (entity.list() != null) {
             EntityModel parent = entity.parent() == null ? null : domain.entity(entity.parent().entity());
             // Read with its parent on the first page (see DeclaredService.listPartition): an unknown parent is a 404.
-            addList(openAPI, domain, entity, entity.list(), parent != null && !entity.list().newestFirst()
-                    && entity.followsParent(parent) ? "No such " + dev.cairn.core.model.ModelReader.words(parent.name()) : null);
+            addList(openAPI, domain, entity, entity.list(), parent != null && (entity.readsWithParent(parent)
+                    || scopedBy(entity, entity.parent().field()))
+                    ? "No such " + dev.cairn.core.model.ModelReader.words(parent.name()) : null);
         }
-        entity.keyedIndexes().stream().filter(index -> index.list() != null)
-                .forEach(index -> addList(openAPI, domain, entity, index.list(), null));
+        entity.keyedIndexes().stream().filter(index -> index.list() != null).forEach(index -> {
+            addList(openAPI, domain, entity, index.list(), scopedBy(entity, index.partitionField())
+                    ? "Not in the caller's scope, as if absent" : null);
+            if (index.list().query() != null) {
+                // the partition named by a query parameter, read by its field's rules (a 400 when missing or broken)
+                Operation operation = pathItem(openAPI, index.list().path()).getGET();
+                FieldModel field = entity.field(index.list().query()).orElseThrow();
+                operation.addParameter(query(field.name()).required(Boolean.TRUE).schema(keySchema(field)));
+                sortParameters(operation);
+            }
+        });
         entity.indexes().stream().filter(index -> index.list() != null)
                 .forEach(index -> addNaturalList(openAPI, domain, entity, index));
     }
@@ -182,7 +192,8 @@ public final class DeclaredOpenApi {
      * each with its field's schema; a condition out of order is a 400 like any other bad parameter.
      */
     private static void addNaturalList(OpenAPI openAPI, DomainModel domain, EntityModel entity, NaturalIndexModel index) {
-        addList(openAPI, domain, entity, index.list(), null);
+        addList(openAPI, domain, entity, index.list(), index.partition().stream().anyMatch(f -> scopedBy(entity, f.name()))
+                ? "Not in the caller's scope, as if absent" : null);
         Operation operation = pathItem(openAPI, index.list().path()).getGET();
         var parameters = new ArrayList<Parameter>();
         for (Parameter parameter : operation.getParameters()) {
@@ -205,6 +216,14 @@ public final class DeclaredOpenApi {
         operation.addExtension(KEY_CONDITION, "every partition field equal; the sort fields ("
                 + String.join(", ", index.sort().stream().map(FieldModel::name).toList())
                 + ") conditioned left to right, each equal but the last conditioned, which may take a range");
+    }
+
+    /**
+     * Whether a listing partitioned by {@code field} is scoped by it — the entity's tenant, or the user whose private
+     * data it is — so a caller outside that scope is answered 404, as if it did not exist.
+     */
+    private static boolean scopedBy(EntityModel entity, String field) {
+        return field != null && (field.equals(entity.access().tenant()) || field.equals(entity.access().privateTo()));
     }
 
     /** The extension that states a natural listing's key condition rules. */

@@ -84,8 +84,9 @@ public class DeclaredResource {
             case GET -> read(entity, address(match), include, limit);
             case LIST_PARTITION -> service.listPartition(entity, ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
                     .map(RestResponse::ok);
-            case LIST_INDEX -> service.listIndex(entity, route.keyed(), ids.get(0), route.list().newestFirst(), Http.limit(limit), cursor)
-                    .map(RestResponse::ok);
+            case LIST_INDEX -> service.listIndex(entity, route.keyed(), route.list().query() == null ? ids.get(0)
+                            : service.queryValue(entity, route.list().query(), uri.getQueryParameters().getFirst(route.list().query())),
+                    route.list().newestFirst(), Http.limit(limit), cursor).map(RestResponse::ok);
             case LIST_NATURAL -> service.listNatural(entity, route.natural(), byName(match), uri.getQueryParameters()::getFirst,
                     route.list().newestFirst(), Http.limit(limit), cursor).map(RestResponse::ok);
             case VIEW -> service.view(route.view(), ids.get(0), Http.limit(limit))

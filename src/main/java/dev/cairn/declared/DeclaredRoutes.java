@@ -41,7 +41,11 @@ public final class DeclaredRoutes {
      * Who may take a route: the role it needs, and where its path names the tenant its items belong to, which of its
      * parameters does ({@code tenantAt}, -1 for none) and the entity that tenant is (a 404 names it).
      */
-    public record Access(Role role, int tenantAt, DeclaredEntity tenant) {
+    public record Access(Role role, int tenantAt, DeclaredEntity tenant, int userAt, DeclaredEntity user) {
+
+        Access(Role role, int tenantAt, DeclaredEntity tenant) {
+            this(role, tenantAt, tenant, -1, null);
+        }
     }
 
     /** A matched route and the values of its parameters, in order. */
@@ -110,6 +114,31 @@ public final class DeclaredRoutes {
         Role role = declared != null ? Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT))
                 : "get".equals(word) || "list".equals(word) ? Role.READER
                 : "delete".equals(word) && plan.cascade(model.name()) != null ? Role.ADMIN : Role.WRITER;
+        String user = model.access().privateTo();
+        if (route.action() == Action.VIEW && route.view().include().values().stream()
+                .anyMatch(member -> plan.entity(member).model().access().privateTo() != null)) {
+            // a view that shows users' private data across users (a book's loans): an admin's
+            Access tenantAccess = tenantAccess(plan, route, role);
+            return new Access(Role.ADMIN, tenantAccess.tenantAt(), tenantAccess.tenant());
+        }
+        if (user != null) {
+            // a user's own data: under the path that names the user, that user (or an admin); across users, an admin
+            int at = route.action() == Action.LIST_PARTITION ? 0
+                    : route.action() == Action.LIST_INDEX ? (user.equals(route.keyed().partitionField()) ? 0 : -1)
+                    : route.action() == Action.LIST_NATURAL ? route.parameters().indexOf(user)
+                    : model.identity().indexOf(user) < route.parameters().size() ? model.identity().indexOf(user) : -1;
+            DeclaredEntity owner = user.equals(model.idField()) ? route.entity() : plan.entity(model.parent().entity());
+            Access tenantAccess = tenantAccess(plan, route, role);
+            // a self entity's create names no user in its path: the self rule checks the body's id is the caller's
+            boolean selfCreate = route.action() == Action.CREATE && model.self();
+            return new Access(at < 0 && !selfCreate ? Role.ADMIN : tenantAccess.role(), tenantAccess.tenantAt(),
+                    tenantAccess.tenant(), at, owner);
+        }
+        return tenantAccess(plan, route, role);
+    }
+
+    private static Access tenantAccess(DomainPlan plan, Route route, Role role) {
+        EntityModel model = route.entity().model();
         String tenant = model.access().tenant();
         if (tenant == null) {
             return new Access(role, -1, null);

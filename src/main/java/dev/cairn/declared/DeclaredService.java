@@ -16,6 +16,7 @@ import dev.cairn.core.model.IndexModel;
 import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.RefModel;
 import dev.cairn.core.model.ViewModel;
+import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
@@ -70,6 +71,7 @@ public class DeclaredService {
     @Inject MergePatcher patcher;
     @Inject TimeOrderedIds ids;
     @Inject DeclaredModels models;
+    @Inject DeclaredShards shards;
 
     /** A changed entity: the stored document, and the cascade's answer when it has copies. */
     public record Changed(DeclaredEntity entity, Stored<Doc> stored, Patched<Doc> cascaded) {
@@ -108,7 +110,7 @@ public class DeclaredService {
         for (int i = 0; i < fromPath.size(); i++) {
             values.put(fromPath.get(i), pathIds.get(i));
         }
-        if (model.generatedId()) {
+        if (model.generatedId() && model.parentShards() == null) {
             values.put(model.idField(), ids.next());
         }
         if (model.idField().equals(model.access().tenant())) {
@@ -116,12 +118,43 @@ public class DeclaredService {
             Caller.current().requireCreatable(String.valueOf(values.get(model.idField())));
         }
         actAs(model, address, values);
+        String author = model.access().author();
+        if (author != null) {
+            values.put(author, Caller.current().author(author, (String) values.get(author)));
+        }
         defaults(model.fields(), values);
         var named = new HashSet<>(fromPath);
         if (address.owner() != null) {
             model.actor().ifPresent(actor -> named.add(actor.field()));
         }
-        return insert(entity, new Doc(ordered(model, values)), named);
+        if (model.parentShards() != null) {
+            return shardedInsert(entity, values, named);
+        }
+        return insert(entity, new Doc(ordered(model, values)), named, true)
+                .invoke(stored -> rememberShards(entity, stored));
+    }
+
+    /**
+     * A child of a write-sharded parent: the parent's shard count (cached, or read with the parent: 404 if missing)
+     * gives the new id its shard, and the item is ONE conditional PutItem into it — no existence check on the parent's
+     * partition, which would bring every write back to it (such a parent is never deleted).
+     */
+    private Uni<Stored<Doc>> shardedInsert(DeclaredEntity entity, Map<String, Object> values, java.util.Set<String> named) {
+        EntityModel model = entity.model();
+        DeclaredEntity parent = models.plan().entity(model.parent().entity());
+        String parentId = String.valueOf(values.get(model.parent().field()));
+        return shards.count(parent, parentId).chain(count -> {
+            var placed = new LinkedHashMap<>(values);
+            placed.put(model.idField(), dev.cairn.core.key.ShardedIds.idFor(ids.next(), count));
+            return insert(entity, new Doc(ordered(model, placed)), named, false);
+        });
+    }
+
+    /** A sharded parent read or written: its shard count is remembered (it only grows). */
+    private void rememberShards(DeclaredEntity entity, Stored<Doc> stored) {
+        if (shards.countField(entity) != null) {
+            shards.remember(entity, stored.value().text(entity.model().idField()), stored.value());
+        }
     }
 
     /**
@@ -178,17 +211,17 @@ public class DeclaredService {
 
     /** Writes a new document with its refs checked (and their fields copied) in the same transaction. */
     public Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc) {
-        return insert(entity, doc, java.util.Set.of());
+        return insert(entity, doc, java.util.Set.of(), true);
     }
 
     /**
      * As above; {@code fromPath} names the fields whose values the request's path gave (a missing entity they name is
      * a 404), the others came in the body (a missing one is a 422 RefNotFound naming the field).
      */
-    private Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc, java.util.Set<String> fromPath) {
+    private Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc, java.util.Set<String> fromPath, boolean checkParent) {
         EntityModel model = entity.model();
         var refs = new ArrayList<RefModel>();
-        if (model.parent() != null) {
+        if (model.parent() != null && checkParent) {
             refs.add(model.parent());
         }
         refs.addAll(model.refs());
@@ -312,6 +345,7 @@ public class DeclaredService {
             if (!visible.test(stored.value())) {
                 throw EntityService.notFound(what);
             }
+            rememberShards(entity, stored);
         });
     }
 
@@ -335,10 +369,68 @@ public class DeclaredService {
         });
     }
 
+    /**
+     * The parent's item and the first page of its children in ONE Query of the parent's partition (404 when the
+     * parent is absent): ascending from the parent for children that follow it, descending from it for children
+     * listed newest first that precede it; over every write shard for the children of a sharded parent.
+     */
     private Uni<EntityService.ParentPage<Doc, Doc>> withParent(DeclaredEntity parent, DeclaredEntity child, String id,
                                                                int limit, String what) {
-        return entities.parentWithChildren(withParentQuery(parent, id, limit), child.partitionQuery(id, limit, false),
-                parent.spec(), child.spec(), what);
+        if (child.model().parentShards() != null) {
+            return withParentSharded(parent, child, id, limit, what);
+        }
+        boolean newestFirst = child.model().precedesParent(parent.model());
+        QuerySpec together = newestFirst ? DeclaredEntity.parentWithNewest(parent, child, id, limit)
+                : withParentQuery(parent, id, limit);
+        return entities.parentWithChildren(together, child.partitionQuery(id, limit, newestFirst), parent.spec(),
+                child.spec(), what).invoke(found -> rememberShards(parent, found.parent()));
+    }
+
+    /**
+     * A sharded parent and the first page of its newest children over every write shard, in one parallel round: shard 0
+     * is the parent's own partition, read with the Query that also returns the parent (404 when absent, at no extra
+     * call). The shard count is the cached one (1 when this replica has not seen the parent); if the parent's item
+     * shows more, only the missing shards are read, in a second round.
+     */
+    private Uni<EntityService.ParentPage<Doc, Doc>> withParentSharded(DeclaredEntity parent, DeclaredEntity child,
+                                                                      String id, int limit, String what) {
+        Integer cached = shards.known(parent, id);
+        int assumed = cached == null ? 1 : cached;
+        FanOut guess = child.shardedPartitions(id, assumed, limit, true);
+        List<FanOut.Position> start = guess.positions(null);
+        String parentSk = parent.key(List.of(id)).sk();
+        return store.readShards(guess, start, Map.of(0, DeclaredEntity.parentWithNewest(parent, child, id, limit)))
+                .chain(pages -> {
+                    var shardZero = pages.stream().filter(p -> p.shard() == 0).findFirst().orElseThrow();
+                    var parentItem = shardZero.items().isEmpty() ? null : shardZero.items().get(0);
+                    if (parentItem == null || !parentSk.equals(PrimaryKey.from(parentItem).sk())) {
+                        throw EntityService.notFound(what);
+                    }
+                    Stored<Doc> found = parent.spec().fromItem(parentItem);
+                    int actual = shards.remember(parent, id, found.value());
+                    var childPages = new ArrayList<FanOut.ShardPage>();
+                    childPages.add(new FanOut.ShardPage(0, shardZero.items().subList(1, shardZero.items().size()),
+                            shardZero.lastEvaluatedKey()));
+                    pages.stream().filter(p -> p.shard() != 0).forEach(childPages::add);
+                    if (actual <= assumed) {
+                        return Uni.createFrom().item(parentPage(child, found, guess, start, childPages));
+                    }
+                    FanOut full = child.shardedPartitions(id, actual, limit, true);
+                    List<FanOut.Position> fullStart = full.positions(null);
+                    var missing = new ArrayList<>(fullStart);
+                    for (int shard = 0; shard < assumed; shard++) {
+                        missing.set(shard, FanOut.Position.DONE_POSITION);
+                    }
+                    return store.readShards(full, missing, Map.of()).map(more -> {
+                        childPages.addAll(more);
+                        return parentPage(child, found, full, fullStart, childPages);
+                    });
+                });
+    }
+
+    private EntityService.ParentPage<Doc, Doc> parentPage(DeclaredEntity child, Stored<Doc> parent, FanOut listing,
+                                                          List<FanOut.Position> start, List<FanOut.ShardPage> pages) {
+        return new EntityService.ParentPage<>(parent, store.mergedPage(listing, start, pages).map(child.spec()::fromItem));
     }
 
     /** The parent's item and then its first {@code limit} children: from the parent's sort key on, ascending. */
@@ -396,8 +488,23 @@ public class DeclaredService {
         }, ifMatch, mode);
     }
 
-    private Uni<Changed> change(DeclaredEntity entity, Address address, UnaryOperator<Doc> change, Long ifMatch,
+    private Uni<Changed> change(DeclaredEntity entity, Address address, UnaryOperator<Doc> asked, Long ifMatch,
                                 Mode mode) {
+        String countField = shards.countField(entity);
+        UnaryOperator<Doc> change = countField == null ? asked : Offload.as(asked, current -> {
+            Doc next = asked.apply(current);
+            int was = DeclaredShards.count(current, countField);
+            if (DeclaredShards.count(next, countField) < was) {
+                throw dev.cairn.platform.Http.invalid(countField, "can only grow (it is " + was + "): children already "
+                        + "live in every write shard up to that count");
+            }
+            return next;
+        });
+        return changed(entity, address, change, ifMatch, mode).invoke(changed -> rememberShards(entity, changed.stored()));
+    }
+
+    private Uni<Changed> changed(DeclaredEntity entity, Address address, UnaryOperator<Doc> change, Long ifMatch,
+                                 Mode mode) {
         String what = what(entity, address);
         var visible = visibleAt(entity, address);
         CascadeSpec cascade = models.plan().cascade(entity.name());
@@ -451,18 +558,40 @@ public class DeclaredService {
                                                         int limit, String cursor) {
         EntityModel model = entity.model();
         DeclaredEntity parent = model.parent() == null ? null : models.plan().entity(model.parent().entity());
-        if (cursor == null && !newestFirst && parent != null && model.followsParent(parent.model())) {
+        if (cursor == null && parent != null && model.readsWithParent(parent.model())) {
             // The first page is the same one Query with the parent in it: an unknown parent is a 404, not an empty page.
             return withParent(parent, entity, partitionId, limit, parent.describe(List.of(partitionId)))
                     .map(found -> found.children().map(stored -> view(entity, stored)));
         }
+        if (model.parentShards() != null) {
+            // every later page: one parallel round over the shards still holding children, sized by the cursor
+            return store.fanOutPage(count -> entity.shardedPartitions(partitionId, count, limit, true), 1, cursor)
+                    .map(page -> page.map(item -> view(entity, entity.spec().fromItem(item))));
+        }
         return page(entity, entity.partitionQuery(partitionId, limit, newestFirst), cursor);
+    }
+
+    /**
+     * The partition value a listing takes from a query parameter, read by its field's rules (an enum's values, a
+     * string's length): a 400 naming the parameter when it is missing or breaks them, before any call.
+     */
+    public String queryValue(DeclaredEntity entity, String field, String value) {
+        FieldModel model = entity.model().field(field).orElseThrow();
+        if (value == null) {
+            throw dev.cairn.platform.Http.invalid(field, "is required");
+        }
+        if (model.kind() == FieldModel.Kind.ID) {
+            return dev.cairn.platform.Http.id(field, value);
+        }
+        var values = new LinkedHashMap<String, Object>();
+        values.put(field, value);
+        return String.valueOf(DocJson.valid(List.of(model), values, true).get(field));
     }
 
     /** One page of the items indexed under an id: 1 Query of the index (eventually consistent). */
     public Uni<Page<Map<String, Object>>> listIndex(DeclaredEntity entity, IndexModel index, String id, boolean newestFirst,
                                                     int limit, String cursor) {
-        QuerySpec query = entity.indexQuery(index, id, limit, newestFirst);
+        Condition scope = null;
         String tenant = entity.model().access().tenant();
         if (tenant != null && !tenant.equals(index.partitionField())) {
             // An index partition mixes tenants: a scoped caller's page holds its own tenants' items only (a filter,
@@ -472,11 +601,19 @@ public class DeclaredService {
                 if (caller.workspaceList().isEmpty()) {
                     return Uni.createFrom().item(new Page<>(List.of(), null));
                 }
-                query = query.filtered(Condition.in(tenant,
-                        caller.workspaceList().stream().map(AttributeValue::fromS).toList()));
+                scope = Condition.in(tenant, caller.workspaceList().stream().map(AttributeValue::fromS).toList());
             }
         }
-        return page(entity, query, cursor);
+        Condition filter = scope;
+        if (index.shards() > 1) {
+            // a sharded index: one parallel round of a Query per shard still holding items, merged in key order
+            return store.fanOutPage(count -> FanOut.of(entity.indexShards(index, id, count, limit, newestFirst).shards()
+                                    .stream().map(q -> filter == null ? q : q.filtered(filter)).toList()),
+                            index.shards(), cursor)
+                    .map(page -> page.map(item -> view(entity, entity.spec().fromItem(item))));
+        }
+        QuerySpec query = entity.indexQuery(index, id, limit, newestFirst);
+        return page(entity, filter == null ? query : query.filtered(filter), cursor);
     }
 
     /**

@@ -1,5 +1,10 @@
 package dev.cairn.declared;
 
+import dev.cairn.core.key.ShardedIds;
+import dev.cairn.core.model.EntityModel;
+import java.util.LinkedHashMap;
+import java.util.function.Function;
+
 import dev.cairn.core.model.DomainModel;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.ModelException;
@@ -34,12 +39,37 @@ public final class ModelFiles {
     }
 
     public static DomainPlan plan(ClassLoader loader) {
+        return plan(loader, setting -> null);
+    }
+
+    /**
+     * As above, an index's {@code shards: {setting: key}} taken from {@code settings} (null: the declared default). A
+     * setting outside 1 to 32 stops the start, naming the file and the key.
+     */
+    public static DomainPlan plan(ClassLoader loader, Function<String, Integer> settings) {
         var domains = new ArrayList<DomainModel>();
         for (String name : names(loader)) {
             String file = DIRECTORY + "/" + name;
-            domains.add(ModelReader.read(file, read(loader, file)));
+            domains.add(resolved(ModelReader.read(file, read(loader, file)), settings));
         }
         return DomainPlan.of(domains);
+    }
+
+    private static DomainModel resolved(DomainModel domain, Function<String, Integer> settings) {
+        var entities = new LinkedHashMap<String, EntityModel>();
+        domain.entities().forEach((name, entity) -> entities.put(name, entity.withKeyedIndexes(entity.keyedIndexes().stream()
+                .map(index -> {
+                    Integer set = index.setting() == null ? null : settings.apply(index.setting());
+                    if (set == null) {
+                        return index;
+                    }
+                    if (set < 1 || set > ShardedIds.MAX_SHARDS) {
+                        throw new ModelException(domain.file(), entity.line(), index.setting(),
+                                "the setting gives index " + index.name() + " " + set + " shards: 1 to " + ShardedIds.MAX_SHARDS);
+                    }
+                    return index.withShards(set);
+                }).toList())));
+        return domain.withEntities(entities);
     }
 
     /** The file names under models/, from a directory (dev mode, tests) or a jar (the packaged app). */

@@ -12,14 +12,16 @@ class ModelFilesTest {
     @Test
     void everyShippedModelFileIsServable() {
         DomainPlan plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
-        assertThat(plan.domains()).extracting(DomainModel::name).containsExactly("Library", "School", "Social");
-        assertThat(plan.domains()).extracting(DomainModel::file).containsExactly("models/library.yaml", "models/school.yaml", "models/social.yaml");
+        assertThat(plan.domains()).extracting(DomainModel::name).containsExactly("Library", "School", "Social", "Workspaces");
+        assertThat(plan.domains()).extracting(DomainModel::file).containsExactly("models/library.yaml", "models/school.yaml", "models/social.yaml",
+                "models/workspaces.yaml");
         assertThat(plan.cascades()).extracting(spec -> spec.entity()).containsExactlyInAnyOrder("Book", "Author", "Student", "Course");
         assertThat(plan.dependents("Member")).isNotNull();
         assertThat(plan.dependents("Loan")).isNull();
         var routes = new DeclaredRoutes(plan).all().stream().map(r -> r.method() + " " + r.template()).toList();
         assertThat(routes).contains("POST /students", "PUT /students/{sid}/enrollments/{cid}", "GET /courses/{cid}/students",
-                "POST /members/{memberId}/loans", "GET /books/{bookId}/page", "DELETE /authors/{authorId}");
+                "POST /members/{memberId}/loans", "GET /books/{bookId}/page", "DELETE /authors/{authorId}",
+                "GET /workspaces/{id}/projects", "GET /projects");
         assertThat(routes).doesNotHaveDuplicates();
         plan.domains().forEach(domain -> assertThat(domain.demo()).as(domain.name() + " has demo items").isNotEmpty());
     }

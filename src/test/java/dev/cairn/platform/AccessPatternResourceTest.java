@@ -18,7 +18,9 @@ class AccessPatternResourceTest {
                         "GET /users/{uid}/posts", "GET /posts/{postId}?include=comments", "GET /projects?status={status}"))
                 .body("find { it.route == 'GET /workspaces/{id}?include=projects' }.operation", equalTo("Query"))
                 .body("find { it.route == 'GET /workspaces/{id}?include=projects' }.request.KeyConditionExpression",
-                        equalTo("#n0 = :v0 AND #n1 <= :v1"))
+                        equalTo("#n0 = :v0 AND #n1 BETWEEN :v1 AND :v2")) // from PROJ# up to WORKSPACE: projects only
+                .body("find { it.route == 'GET /workspaces/{id}?include=projects' }.request.ExpressionAttributeValues.':v2'.S",
+                        equalTo("WORKSPACE"))
                 .body("find { it.route == 'GET /workspaces/{id}?include=projects' }.request.ScanIndexForward", equalTo(false))
                 .body("find { it.route == 'GET /workspaces/{id}?include=projects' }.request.ExpressionAttributeValues.':v0'.S",
                         equalTo("WS#acme"))

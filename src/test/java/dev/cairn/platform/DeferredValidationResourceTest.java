@@ -1,6 +1,5 @@
 package dev.cairn.platform;
 
-import dev.cairn.workspace.Workspace;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import jakarta.validation.ConstraintViolation;
@@ -16,6 +15,13 @@ import static org.hamcrest.Matchers.containsString;
 /** The validator factory is built after the start, by Quarkus' own bean, and validates as before. */
 @QuarkusTest
 class DeferredValidationResourceTest {
+
+    /** A record with the constraints a request body carries. */
+    record Workspace(@jakarta.validation.constraints.NotBlank String id,
+                     @jakarta.validation.constraints.NotBlank @jakarta.validation.constraints.Size(max = 200) String displayName,
+                     @jakarta.validation.constraints.NotBlank String region,
+                     @jakarta.validation.constraints.NotNull @jakarta.validation.constraints.Min(1) Integer seatLimit) {
+    }
 
     @Inject
     ValidatorFactory factory;

@@ -6,8 +6,6 @@ import dev.cairn.cricket.SquadResource;
 import dev.cairn.jobs.CascadeJobResource;
 import dev.cairn.declared.DeclaredRoutes;
 import dev.cairn.declared.ModelFiles;
-import dev.cairn.workspace.ProjectResource;
-import dev.cairn.workspace.WorkspaceResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.ws.rs.DELETE;
@@ -34,8 +32,7 @@ import static org.hamcrest.Matchers.not;
 @QuarkusTest
 class OperationsResourceTest {
 
-    static final List<Class<?>> RESOURCES = List.of(WorkspaceResource.class, ProjectResource.class,
-            ReferenceResource.class, SquadResource.class,
+    static final List<Class<?>> RESOURCES = List.of(ReferenceResource.class, SquadResource.class,
             MatchResource.class, AccessPatternResource.class, CascadeJobResource.class);
 
     @Test

@@ -1,5 +1,9 @@
 package dev.cairn.workspace;
 
+import dev.cairn.core.key.ShardedIds;
+import dev.cairn.core.key.WriteShards;
+import dev.cairn.declared.DeclaredShards;
+import dev.cairn.platform.CairnConfig;
 import dev.cairn.platform.Pages;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -22,7 +26,10 @@ import static org.hamcrest.Matchers.equalTo;
 class ShardedWorkspaceResourceTest {
 
     @Inject
-    WorkspaceShards shards;
+    DeclaredShards shards;
+
+    @Inject
+    CairnConfig config;
 
     static String uniqueId() {
         return "shard-" + UUID.randomUUID().toString().substring(0, 8);
@@ -66,7 +73,7 @@ class ShardedWorkspaceResourceTest {
         }
         // The projects really are spread: their ids name several different shards.
         var usedShards = new HashSet<Integer>();
-        shardedIds.forEach(id -> usedShards.add(WorkspaceModel.shardOfId(id)));
+        shardedIds.forEach(id -> usedShards.add(ShardedIds.shardOfId(id)));
         assertThat(usedShards).hasSizeGreaterThanOrEqualTo(5);
 
         var newestFirst = new ArrayList<>(titles);
@@ -107,7 +114,7 @@ class ShardedWorkspaceResourceTest {
         for (int i = 0; i < 6; i++) {
             created.add(createProject(id, "p" + i, "ACTIVE"));
         }
-        long holding = created.stream().map(WorkspaceModel::shardOfId).distinct().count();
+        long holding = created.stream().map(ShardedIds::shardOfId).distinct().count();
         Response first = given().queryParam("limit", 2).get("/workspaces/{id}/projects", id).then().statusCode(200)
                 .header("X-DynamoDB-Calls", "8").extract().response();
         // Empty shards answered "nothing" on the first page: the second page reads at most the shards holding projects.
@@ -144,7 +151,7 @@ class ShardedWorkspaceResourceTest {
         for (int i = 0; i < 12; i++) {
             created.add(createProject(id, "after" + i, "ACTIVE"));
         }
-        assertThat(created.subList(4, 16).stream().map(WorkspaceModel::shardOfId).distinct().count()).isGreaterThan(1);
+        assertThat(created.subList(4, 16).stream().map(ShardedIds::shardOfId).distinct().count()).isGreaterThan(1);
         var newestFirst = new ArrayList<>(created);
         java.util.Collections.reverse(newestFirst);
         List<String> listed = pages(id, 5, 8).stream().flatMap(List::stream).toList();
@@ -174,12 +181,12 @@ class ShardedWorkspaceResourceTest {
         for (int i = 0; i < 10; i++) {
             created.add(createProject(id, "p" + i, "ACTIVE"));
         }
-        shards.forget(id);
+        shards.forget("Workspace", id);
         var newestFirst = new ArrayList<>(created);
         java.util.Collections.reverse(newestFirst);
         given().queryParam("limit", 100).get("/workspaces/{id}/projects", id).then().statusCode(200)
                 .header("X-DynamoDB-Calls", "4").body("items.id", equalTo(newestFirst));
-        shards.forget(id);
+        shards.forget("Workspace", id);
         // An unknown workspace's project create reads the workspace first: 2 calls, then 1.
         given().contentType(ContentType.JSON).body("{\"title\":\"x\",\"status\":\"ACTIVE\",\"createdBy\":\"ann\"}")
                 .post("/workspaces/{id}/projects", id).then().statusCode(201).header("X-DynamoDB-Calls", "2");
@@ -195,12 +202,12 @@ class ShardedWorkspaceResourceTest {
         for (int i = 0; i < 14; i++) {
             created.add(createProject(id, "s" + i, "ARCHIVED"));
         }
-        assertThat(created.stream().map(p -> WorkspaceModel.shardOf(p, WorkspaceModel.statusShards())).distinct().count())
+        assertThat(created.stream().map(p -> WriteShards.of(p, config.workspace().statusShards())).distinct().count())
                 .as("spread over the status shards").isGreaterThan(1);
         var listed = new ArrayList<String>();
         var allIds = new ArrayList<String>();
         for (Response page : Pages.walk(() -> given().queryParam("status", "ARCHIVED").queryParam("limit", 7), r -> r.get("/projects"))) {
-            assertThat(Integer.parseInt(page.header("X-DynamoDB-Calls"))).isBetween(1, WorkspaceModel.statusShards());
+            assertThat(Integer.parseInt(page.header("X-DynamoDB-Calls"))).isBetween(1, config.workspace().statusShards());
             List<Map<String, String>> items = page.path("items");
             items.forEach(item -> {
                 allIds.add(item.get("id"));

@@ -7,6 +7,12 @@ import java.util.Map;
 public record DomainModel(String file, String name, String description, Map<String, EntityModel> entities,
                           List<ViewModel> views, List<DemoItem> demo) {
 
+    /** The same domain with other entity models (settings resolved). */
+    public DomainModel withEntities(Map<String, EntityModel> replaced) {
+        return new DomainModel(file, name, description, replaced, views, demo);
+    }
+
+
     /** One demo item: an entity's field values, written into an empty table in dev mode. */
     public record DemoItem(String entity, Map<String, Object> values, int line) {
     }

@@ -39,15 +39,23 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
      * outside it meets the item as missing — or is null for data every tenant shares; {@code author} names a text
      * field that records who created the item: the caller, unless an admin names someone else (null: none).
      */
-    public record Access(Map<String, String> roles, String tenant, String author) {
-        public static final Access SHARED = new Access(Map.of(), null, null);
+    public record Access(Map<String, String> roles, String tenant, String author, String privateTo) {
+        public static final Access SHARED = new Access(Map.of(), null, null, null);
 
         public Access {
             roles = Map.copyOf(roles);
         }
 
         public Access(Map<String, String> roles, String tenant) {
-            this(roles, tenant, null);
+            this(roles, tenant, null, null);
+        }
+
+        public Access withAuthor(String field) {
+            return new Access(roles, tenant, field, privateTo);
+        }
+
+        public Access withPrivateTo(String field) {
+            return new Access(roles, tenant, author, field);
         }
     }
 
@@ -123,6 +131,34 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
                 && pk.prefix().equals(parentModel.pk().prefix()) && !sk.prefix().isEmpty()
                 && parentModel.sk().pattern().compareTo(sk.prefix()) > 0
                 && !parentModel.sk().pattern().startsWith(sk.prefix());
+    }
+
+    /**
+     * Whether the first page of this child's listing is read with its parent, in the same Query (an unknown parent is
+     * then a 404, not an empty page): children that follow it, listed oldest first; children listed newest first that
+     * precede it where the parent's read includes them (the reader checked nothing sorts between); always the children
+     * of a write-sharded parent.
+     */
+    public boolean readsWithParent(EntityModel parentModel) {
+        if (list == null || parent == null || !parent.entity().equals(parentModel.name())) {
+            return false;
+        }
+        if (parentShards != null) {
+            return true;
+        }
+        if (!list.newestFirst()) {
+            return followsParent(parentModel);
+        }
+        OperationModel get = parentModel.operation(Op.GET);
+        return precedesParent(parentModel) && get != null
+                && get.include().values().stream().anyMatch(include -> include.entity().equals(name));
+    }
+
+    /** The same entity with other keyed indexes (an index's shard count resolved from its setting). */
+    public EntityModel withKeyedIndexes(List<IndexModel> replaced) {
+        return new EntityModel(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, List.copyOf(replaced),
+                operations, list, describe, inputSchema, inputDescription, self, owner, timestamps, indexes, access,
+                parentShards, line);
     }
 
     /** The ref that names who acts: the owner's, or one declared {@code actor}. */

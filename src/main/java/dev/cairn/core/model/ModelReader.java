@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
@@ -39,6 +40,9 @@ import java.util.regex.PatternSyntaxException;
  * read with a {@link ModelException} naming the file, the line and the field.
  */
 public final class ModelReader {
+
+    /** The entities that are users of the API ({@code self: true}): their own data and their children's may be private. */
+    private final Set<String> declaredSelf = new java.util.HashSet<>();
 
     /** Entity keys kept for the entity features to come, so a file that uses one says so instead of "unknown". */
     static final Set<String> RESERVED = Set.of("unique", "softDelete", "history", "ttl", "migrations");
@@ -190,9 +194,14 @@ public final class ModelReader {
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
                 "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input",
-                "roles", "tenant", "author"))));
+                "roles", "tenant", "author", "private"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
+        declared.forEach((entityName, map) -> {
+            if (bool(map, "self")) {
+                declaredSelf.add(entityName);
+            }
+        });
         declared.forEach((entityName, map) -> entities.put(entityName,
                 entity(entityName, pending.get(entityName), map, fieldsByEntity)));
         edges.forEach((edgeName, at) -> entities.put(edgeName, edge(edgeName, at, fieldsByEntity)));
@@ -447,6 +456,9 @@ public final class ModelReader {
         if (list != null && parent == null) {
             throw fail(map.get("list"), "only a child is listed under its parent (declare 'parent')");
         }
+        if (list != null && list.query() != null) {
+            throw fail(map.get("list"), "a child's listing names its parent in its path, not in 'query'");
+        }
         var operations = operations(map.get("operations"), name, List.of(Op.CREATE, Op.GET, Op.PUT, Op.PATCH, Op.DELETE));
         for (var entry : operations.entrySet()) {
             if (entry.getValue().atOwner() && owner == null) {
@@ -466,7 +478,15 @@ public final class ModelReader {
             }
             // taken from the caller when the body names none: optional in a body, fixed once written
             replaceField(fields, author, FieldModel::optional);
-            access = new EntityModel.Access(access.roles(), access.tenant(), author);
+            access = access.withAuthor(author);
+        }
+        if (bool(map, "private")) {
+            // a user's own data: the user it is (self), or the user its parent is
+            String user = self ? own : parent != null && declaredSelf.contains(parent.entity()) ? parent.field() : null;
+            if (user == null) {
+                throw fail(map.get("private"), "only a user's own data is private: a 'self' entity, or a child of one");
+            }
+            access = access.withPrivateTo(user);
         }
         if (parentShards != null && !generated) {
             throw fail(map.get("parent"), "the children of a write-sharded parent have server-made ids that name their "
@@ -739,9 +759,13 @@ public final class ModelReader {
                 throw fail(shardsAt, "an index has 1 to " + ShardedIds.MAX_SHARDS + " shards");
             }
         }
-        return new IndexModel(named, index, pk, sk, !map.containsKey("list") ? null : list(map.get("list"), 1,
+        ListModel list = !map.containsKey("list") ? null : list(map.get("list"), 1,
                 "list" + entity + "sBy" + Character.toUpperCase(field.charAt(0)) + field.substring(1),
-                words(entity) + "s by " + field + " (index)"), shards, setting);
+                words(entity) + "s by " + field + " (index)");
+        if (list != null && list.query() != null && !list.query().equals(field)) {
+            throw fail(map.get("list"), "a listing's query parameter is the index's partition field, '" + field + "'");
+        }
+        return new IndexModel(named, index, pk, sk, list, shards, setting);
     }
 
     /** Kinds a key attribute can have: stored as S (text) or N (numbers); booleans, objects and lists cannot. */
@@ -1088,13 +1112,7 @@ public final class ModelReader {
                 EntityModel child = entities.get(include.entity());
                 boolean newestFirst = child != null && child.list() != null && child.list().newestFirst();
                 if (child != null && newestFirst && child.precedesParent(entity)) {
-                    String low = child.sk().prefix();
-                    String high = entity.sk().pattern();
-                    entities.values().stream().filter(other -> other != child && other != entity && !other.edge()
-                                    && other.pk().prefix().equals(entity.pk().prefix()))
-                            .filter(other -> other.sk().prefix().compareTo(low) > 0 && other.sk().prefix().compareTo(high) < 0
-                                    && !other.sk().prefix().startsWith(low))
-                            .findFirst().ifPresent(other -> {
+                    sortsBetween(entities, child, entity).ifPresent(other -> {
                                 throw fail(at, "operations.get.include." + member + ": '" + other.name() + "' sorts between "
                                         + include.entity() + " and " + entity.name() + " in their partition, so one Query "
                                         + "cannot read " + entity.name() + " with its newest " + include.entity() + " items");
@@ -1121,12 +1139,27 @@ public final class ModelReader {
                     throw fail(declared.get(parent.name()), "the children of " + parent.name() + " are write-sharded ("
                             + entity.name() + "), so it is never deleted: leave 'delete' out of its operations");
                 }
-                if (parent.sk().fieldCount() != 0 || !entity.precedesParent(parent) && !entity.followsParent(parent)) {
-                    throw fail(declared.get(entity.name()), "a write-sharded child shares its parent's partition key "
-                            + "and sorts right before (or after) the parent's literal sort key");
+                if (parent.sk().fieldCount() != 0 || !entity.precedesParent(parent) || entity.list() == null
+                        || !entity.list().newestFirst() || sortsBetween(entities, entity, parent).isPresent()) {
+                    // newest first only: a cursor taken before the count grew stays complete, as every child of a new
+                    // shard is newer than the whole listing
+                    throw fail(declared.get(entity.name()), "a write-sharded child is listed newest first (list with "
+                            + "order: newest-first) and sorts right before its parent's literal sort key, nothing between "
+                            + "(as PROJ#... before WORKSPACE), so one descending Query reads the parent with its newest children");
                 }
             }
         }
+    }
+
+    /** An entity of the parent's partition whose items sort between a child that precedes its parent and the parent. */
+    private static Optional<EntityModel> sortsBetween(Map<String, EntityModel> entities, EntityModel child, EntityModel parent) {
+        String low = child.sk().prefix();
+        String high = parent.sk().pattern();
+        return entities.values().stream().filter(other -> other != child && other != parent && !other.edge()
+                        && other.pk().prefix().equals(parent.pk().prefix()))
+                .filter(other -> other.sk().prefix().compareTo(low) > 0 && other.sk().prefix().compareTo(high) < 0
+                        && !other.sk().prefix().startsWith(low))
+                .findFirst();
     }
 
     /** Two routes with the same method and shape would be ambiguous: refused with both places named. */

@@ -197,6 +197,9 @@ public class AccessControl {
             if (declared.tenant() != null && !caller.canSee(declared.tenant())) {
                 throw new CairnException(new CairnError.NotFound(declared.missing() + " does not exist"));
             }
+            if (declared.user() != null && !caller.subject().equals(declared.user()) && !caller.has(Role.ADMIN)) {
+                throw new CairnException(new CairnError.NotFound(declared.userMissing() + " does not exist"));
+            }
             return;
         }
         Class<?> type = resource.getResourceClass();

@@ -17,9 +17,15 @@ public final class DeclaredAccess {
 
     /**
      * {@code role} the caller needs; {@code tenant} the tenant (workspace) id the path names, or null; {@code missing}
-     * what a 404 calls that tenant ("workspace acme"); {@code match} the matched route, opaque here.
+     * what a 404 calls that tenant ("workspace acme"); {@code match} the matched route, opaque here; {@code user} the
+     * user whose own (private) data the path names — only that user or an admin passes, anyone else meets it as
+     * missing, {@code userMissing} naming it.
      */
-    public record Rule(Role role, String tenant, String missing, Object match) {
+    public record Rule(Role role, String tenant, String missing, Object match, String user, String userMissing) {
+
+        public Rule(Role role, String tenant, String missing, Object match) {
+            this(role, tenant, missing, match, null, null);
+        }
     }
 
     private static volatile BiFunction<String, String, Rule> rules = (method, path) -> null;

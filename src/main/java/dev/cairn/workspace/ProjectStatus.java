@@ -1,5 +1,0 @@
-package dev.cairn.workspace;
-
-public enum ProjectStatus {
-    ACTIVE, PAUSED, ARCHIVED
-}
