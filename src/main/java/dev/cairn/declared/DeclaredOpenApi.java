@@ -316,7 +316,13 @@ public final class DeclaredOpenApi {
             if (inputOnly && field.serverSet()) {
                 continue;
             }
-            schema.addProperty(field.name(), fieldSchema(field));
+            Schema property = fieldSchema(field);
+            Object given = inputOnly ? literalDefault(field) : null;
+            if (given != null) {
+                // what a create stores when the body leaves the field out
+                property.defaultValue(given);
+            }
+            schema.addProperty(field.name(), property);
             if (field.required() && !field.serverSet()) {
                 required.add(field.name());
             }
@@ -325,6 +331,20 @@ public final class DeclaredOpenApi {
             schema.required(required);
         }
         return schema;
+    }
+
+    /** A declared default as its JSON value; null for none and for {@code today} / {@code now} (not a literal). */
+    private static Object literalDefault(FieldModel field) {
+        String text = field.defaultValue();
+        if (text == null) {
+            return null;
+        }
+        return switch (field.kind()) {
+            case BOOLEAN -> Boolean.valueOf(text);
+            case INTEGER, NUMBER -> new java.math.BigDecimal(text);
+            case STRING, ENUM, ID -> text;
+            default -> null;
+        };
     }
 
     /**
