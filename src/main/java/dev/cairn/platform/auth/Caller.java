@@ -105,6 +105,11 @@ public record Caller(String subject, Set<Role> roles, SortedSet<String> workspac
                 .orElseThrow(() -> new CairnException(new CairnError.Unauthenticated("no caller is known for this request", false)));
     }
 
+    /** The caller bound to the current request, if any (a public route's or an undeclared path's has none). */
+    public static Optional<Caller> bound() {
+        return VertxContext.isOnDuplicatedContext() ? ContextLocals.<Caller>get(KEY) : Optional.empty();
+    }
+
     /** Roles from the token's {@code groups} claim; each covers the ones below it. */
     public enum Role {
         READER("cairn-reader"), WRITER("cairn-writer"), ADMIN("cairn-admin");

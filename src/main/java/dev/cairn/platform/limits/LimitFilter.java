@@ -25,20 +25,22 @@ public class LimitFilter {
 
     @ServerRequestFilter(priority = Priorities.AUTHORIZATION)
     public void limit(ContainerRequestContext request, RoutingContext routing, ResourceInfo resource) {
-        if (!limits.enabled()) {
+        Caller caller = limits.enabled() ? Caller.bound().orElse(null) : null;
+        if (caller == null) {
+            // limits off, or no caller: a public route, or a path nothing serves (answered 404/405, no call made)
             return;
         }
         String method = request.getMethod();
         boolean reads = resource.getResourceMethod() != null && resource.getResourceMethod().isAnnotationPresent(Reads.class);
         if ("GET".equals(method) || "HEAD".equals(method) || reads) {
-            var charge = limits.admitRead(Caller.current().subject());
+            var charge = limits.admitRead(caller.subject());
             CallLedger ledger = CallLedger.current();
             if (ledger != null) {
                 ledger.payer(charge);
             }
             routing.addEndHandler(ended -> charge.close());
         } else if (!"OPTIONS".equals(method)) {
-            limits.admitWrite(Caller.current().subject());
+            limits.admitWrite(caller.subject());
         }
     }
 }

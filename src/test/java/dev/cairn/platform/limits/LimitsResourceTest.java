@@ -67,6 +67,16 @@ class LimitsResourceTest {
     }
 
     @Test
+    void aPathNothingServesIsA404WithOrWithoutATokenWhileLimitsAreOn() {
+        // no caller is bound for a path no route serves: nothing to charge, and the answer is the 404, not a 401
+        for (String path : List.of("/q/health/ready", "/no/such/route")) {
+            as("lost-reader", "cairn-reader").get(path).then().statusCode(404).contentType("application/problem+json")
+                    .body("code", equalTo("NotFound"));
+            given().get(path).then().statusCode(404);
+        }
+    }
+
+    @Test
     void aWriteFloodByOneCallerIsAnswered429WhileAnotherCallersWritesPass() {
         String mallory = "mallory-" + k;
         String alice = "alice-" + k;
