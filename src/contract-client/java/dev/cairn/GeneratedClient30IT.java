@@ -41,7 +41,7 @@ class GeneratedClient30IT {
 
     private final ApiClient client = new ApiClient()
             .setObjectMapper(JSON)
-            .setPort(8081)
+            .setPort(Integer.getInteger("quarkus.http.test-port", 8081))
             .setRequestInterceptor(request -> request.header("Authorization", TestTokens.admin()));
     private final CricketApi cricket = new CricketApi(client);
     private final WorkspacesApi workspaces = new WorkspacesApi(client);

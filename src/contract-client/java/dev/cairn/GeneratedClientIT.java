@@ -57,7 +57,7 @@ class GeneratedClientIT {
 
     private final ApiClient client = new ApiClient()
             .setObjectMapper(JSON)
-            .setPort(8081)
+            .setPort(Integer.getInteger("quarkus.http.test-port", 8081))
             .setRequestInterceptor(request -> request.header("Authorization", TestTokens.admin()));
     private final CricketApi cricket = new CricketApi(client);
     private final WorkspacesApi workspaces = new WorkspacesApi(client);
