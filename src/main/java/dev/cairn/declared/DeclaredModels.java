@@ -60,10 +60,12 @@ public class DeclaredModels implements AccessPatterns {
             // The one line that says what to fix, before the start fails (in dev mode: fix the file, send a request).
             LOG.error("a model file cannot be served: " + e.getMessage());
             if (LaunchMode.current() == LaunchMode.NORMAL) {
-                // Quarkus prints this exception's message alone, where any other would be logged again as an ERROR
-                // with its stack trace; dev mode and tests keep the model's own exception (the dev error page shows it).
-                throw new PreventFurtherStepsException("Cairn did not start: a model file cannot be served (see the "
-                        + "ERROR above)", 1);
+                // A failed start whose root cause is a PreventFurtherStepsException with a message: Quarkus prints that
+                // message alone and exits with its code, where any other cause is logged again as an ERROR with its
+                // stack trace. Thrown as a cause: thrown bare, the start would stop quietly and the process stay up.
+                // Dev mode and tests keep the model's own exception (dev mode's error page shows it).
+                throw new IllegalStateException(e.getMessage(), new PreventFurtherStepsException(
+                        "Cairn did not start: a model file cannot be served (the ERROR above says which and why)", 1));
             }
             throw e;
         }
