@@ -20,6 +20,8 @@ import dev.cairn.platform.AllowedMethods;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.auth.DeclaredAccess;
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.PreventFurtherStepsException;
 import io.quarkus.runtime.Startup;
 import org.jboss.logging.Logger;
 import dev.cairn.core.model.ModelException;
@@ -36,9 +38,11 @@ import java.util.Map;
  * The declared domains: every model file on the class path, read once at start (a broken file stops the start with
  * its file, line and field), served by {@link DeclaredResource}, and known to the rest of Cairn as one more
  * {@link AccessPatterns}: its access patterns, console partitions and cascades sit beside the hand-written ones.
+ * Read before any other step of the start (priority 0): a broken file stops it before a DynamoDB call is begun, so
+ * no call cut off by the shutdown is logged beside its error.
  */
 @Singleton
-@Startup
+@Startup(0)
 public class DeclaredModels implements AccessPatterns {
 
     private final DomainPlan plan;
@@ -55,6 +59,14 @@ public class DeclaredModels implements AccessPatterns {
         } catch (ModelException e) {
             // The one line that says what to fix, before the start fails (in dev mode: fix the file, send a request).
             LOG.error("a model file cannot be served: " + e.getMessage());
+            if (LaunchMode.current() == LaunchMode.NORMAL) {
+                // A failed start whose root cause is a PreventFurtherStepsException with a message: Quarkus prints that
+                // message alone and exits with its code, where any other cause is logged again as an ERROR with its
+                // stack trace. Thrown as a cause: thrown bare, the start would stop quietly and the process stay up.
+                // Dev mode and tests keep the model's own exception (dev mode's error page shows it).
+                throw new IllegalStateException(e.getMessage(), new PreventFurtherStepsException(
+                        "Cairn did not start: a model file cannot be served (the ERROR above says which and why)", 1));
+            }
             throw e;
         }
         this.routes = new DeclaredRoutes(plan);

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The one place SDK exceptions become Cairn errors. SDK messages are logged, never returned: they can name
@@ -107,7 +108,11 @@ public final class SdkErrors {
             return unavailable("DynamoDB did not answer in time; retry shortly", t);
         }
         if (t instanceof SdkClientException) {
-            if (causedByIo(t)) {
+            if (causedBy(t, RejectedExecutionException.class)) {
+                // The client's event loops were shut down under the call: the app is stopping (a graceful stop, or a
+                // start that failed for a reason of its own, logged where it failed). Nothing here to fix or to trace.
+                LOG.debugf("DynamoDB call cut off by the shutdown: %s", t.getMessage());
+            } else if (causedBy(t, java.io.IOException.class, java.util.concurrent.TimeoutException.class)) {
                 LOG.warnf("DynamoDB unreachable: %s", t.getMessage());
             } else {
                 // Not the network: the SDK wraps whatever failed inside its pipeline (credentials that could not be
@@ -120,10 +125,13 @@ public final class SdkErrors {
         return new CairnException(new CairnError.InternalError("unexpected failure while calling DynamoDB"), t);
     }
 
-    private static boolean causedByIo(Throwable t) {
+    @SafeVarargs
+    private static boolean causedBy(Throwable t, Class<? extends Throwable>... kinds) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof java.io.IOException || c instanceof java.util.concurrent.TimeoutException) {
-                return true;
+            for (Class<? extends Throwable> kind : kinds) {
+                if (kind.isInstance(c)) {
+                    return true;
+                }
             }
         }
         return false;

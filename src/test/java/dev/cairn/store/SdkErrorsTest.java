@@ -17,9 +17,14 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -113,6 +118,43 @@ class SdkErrorsTest {
         CairnException inUse = SdkErrors.translate(ResourceInUseException.builder().message("exists").build());
         assertThat(SdkErrors.tableInUse(inUse)).isTrue();
         assertThat(SdkErrors.tableMissing(inUse)).isFalse();
+    }
+
+    @Test
+    void aCallCutOffByTheShutdownIsUnavailableWithoutAWarningWhileAPipelineFailureKeepsItsTrace() {
+        var logged = new ArrayList<LogRecord>();
+        var handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        var logger = java.util.logging.Logger.getLogger(SdkErrors.class.getName());
+        logger.addHandler(handler);
+        try {
+            // What the SDK's Netty client answers once its event loops are shut down (a start that failed, a stop).
+            CairnException cutOff = SdkErrors.translate(new CompletionException(SdkClientException.builder()
+                    .message("Unable to execute HTTP request: event executor terminated")
+                    .cause(new RejectedExecutionException("event executor terminated")).build()));
+            assertThat(cutOff.error()).isInstanceOf(CairnError.ServiceUnavailable.class);
+            assertThat(logged).noneMatch(r -> r.getLevel().intValue() >= Level.WARNING.intValue());
+            SdkErrors.translate(SdkClientException.builder().message("Unable to load credentials")
+                    .cause(new IllegalStateException("no profile")).build());
+            assertThat(logged).singleElement().satisfies(r -> {
+                assertThat(r.getLevel().intValue()).isGreaterThanOrEqualTo(Level.WARNING.intValue());
+                assertThat(r.getThrown()).isNotNull();
+            });
+        } finally {
+            logger.removeHandler(handler);
+        }
     }
 
     private static TransactionCanceledException cancelled(String... codes) {
