@@ -50,10 +50,12 @@ public final class Aggregate {
     private final Hydration hydration;
     private final Decomposer decomposer;
     private final Assembler assembler;
+    private final List<InputRule> rules;
 
     private Aggregate(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context,
-                      Map<String, String> summary, List<Listing> listings) {
+                      Map<String, String> summary, List<Listing> listings, List<InputRule> rules) {
         this.name = name;
+        this.rules = List.copyOf(rules);
         this.partition = partition;
         this.idField = idField;
         this.root = root;
@@ -89,7 +91,7 @@ public final class Aggregate {
      * @param context   root fields copied onto every member item (a change rewrites every group)
      */
     public static Aggregate of(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context) {
-        return new Aggregate(name, partition, idField, root, context, Map.of(), List.of());
+        return new Aggregate(name, partition, idField, root, context, Map.of(), List.of(), List.of());
     }
 
     /**
@@ -109,7 +111,36 @@ public final class Aggregate {
                 }
             }
         }
-        return new Aggregate(name, partition, idField, root, context, summaryPaths, lists);
+        return new Aggregate(name, partition, idField, root, context, summaryPaths, lists, rules);
+    }
+
+    /** The same aggregate, its inputs held to these structural rules (checked by {@link #checkRules}). */
+    public Aggregate ruled(List<InputRule> inputRules) {
+        return new Aggregate(name, partition, idField, root, context, summaries.summary(), listings, inputRules);
+    }
+
+    /** Refuses an input that breaks one of the aggregate's rules (AggregateDecompositionError naming the member). */
+    public void checkRules(Map<String, Object> input) {
+        for (InputRule rule : rules) {
+            rule.check(name, input);
+        }
+    }
+
+    public List<InputRule> rules() {
+        return rules;
+    }
+
+    public AggregateNode root() {
+        return root;
+    }
+
+    public List<String> context() {
+        return context;
+    }
+
+    /** The summary a list shows of each root: field → view path. */
+    public Map<String, String> summary() {
+        return summaries.summary();
     }
 
     public List<Listing> listings() {

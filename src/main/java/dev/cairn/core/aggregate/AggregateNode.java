@@ -19,8 +19,12 @@ public final class AggregateNode {
 
     public enum EdgeKind { ONE, MANY, SUB }
 
-    /** A child edge; {@code discriminator} only for SUB. */
-    public record Edge(String field, EdgeKind kind, AggregateNode node, Map<String, Object> discriminator) {
+    /**
+     * A child edge; {@code discriminator} only for SUB; {@code optional} only for ONE: the member may be absent (its
+     * input and view value null, no item stored).
+     */
+    public record Edge(String field, EdgeKind kind, AggregateNode node, Map<String, Object> discriminator,
+                       boolean optional) {
     }
 
     final String entityType;
@@ -68,6 +72,28 @@ public final class AggregateNode {
         return edges;
     }
 
+    public String label() {
+        return label;
+    }
+
+    public List<String> fields() {
+        return fields;
+    }
+
+    /** The inline refs (embedded in this node's item), in declaration order. */
+    public Map<String, RefSpec<?>> refs() {
+        return refs;
+    }
+
+    /** The ref this node is a copy of; null for a node with fields of its own. */
+    public RefSpec<?> copyOf() {
+        return self;
+    }
+
+    public String keyField() {
+        return keyField;
+    }
+
     /** This node and every node below it, each once per place in the graph. */
     void forEachNode(Consumer<AggregateNode> action) {
         action.accept(this);
@@ -108,7 +134,13 @@ public final class AggregateNode {
         }
 
         public Builder one(String name, AggregateNode node) {
-            edges.add(new Edge(name, EdgeKind.ONE, node, Map.of()));
+            edges.add(new Edge(name, EdgeKind.ONE, node, Map.of(), false));
+            return this;
+        }
+
+        /** A member that may be absent: no item when its value (or, for a copy member, its id) is null. */
+        public Builder optionalOne(String name, AggregateNode node) {
+            edges.add(new Edge(name, EdgeKind.ONE, node, Map.of(), true));
             return this;
         }
 
@@ -121,7 +153,7 @@ public final class AggregateNode {
                 // A transaction group per list element would be named by its position, which moves on every reorder.
                 throw new IllegalArgumentException("the elements of '" + name + "' cannot hold a sub-aggregate");
             }
-            edges.add(new Edge(name, EdgeKind.MANY, node, Map.of()));
+            edges.add(new Edge(name, EdgeKind.MANY, node, Map.of(), false));
             return this;
         }
 
@@ -130,7 +162,7 @@ public final class AggregateNode {
             if (discriminator.isEmpty()) {
                 throw new IllegalArgumentException("a bound sub-aggregate needs discriminator values");
             }
-            edges.add(new Edge(name, EdgeKind.SUB, node, new LinkedHashMap<>(discriminator)));
+            edges.add(new Edge(name, EdgeKind.SUB, node, new LinkedHashMap<>(discriminator), false));
             return this;
         }
 

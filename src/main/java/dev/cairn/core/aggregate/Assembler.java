@@ -84,6 +84,10 @@ record Assembler(String name, AggregateNode root, String idField) {
             view.put(field, copy);
         });
         for (Edge edge : node.edges) {
+            if (edge.optional() && !bySk.containsKey(place.child(edge).sk())) {
+                view.put(edge.field(), null); // an optional member that is absent
+                continue;
+            }
             view.put(edge.field(), edge.kind() == EdgeKind.MANY
                     ? elements(place, edge, bySk, refVersions) : child(place.child(edge), bySk, refVersions));
         }

@@ -37,6 +37,10 @@ final class Summaries {
         this.copies = sources(root);
     }
 
+    Map<String, String> summary() {
+        return summary;
+    }
+
     /** The root attributes that list it: summary fields and every listing's index keys. */
     Map<String, AttributeValue> listed(Map<String, Object> view, String id, Instant createdAt) {
         var out = new HashMap<String, AttributeValue>();

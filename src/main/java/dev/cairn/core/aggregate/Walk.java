@@ -53,7 +53,9 @@ final class Walk {
         for (Edge edge : place.node().edges) {
             String at = Place.join(path, edge.field());
             Object child = value.get(edge.field());
-            if (edge.node().self != null) {
+            if (edge.optional() && absent(over, edge, value, child)) {
+                step.attach(result, edge, null); // an optional member left out: no item, null in the view
+            } else if (edge.node().self != null) {
                 Place copy = place.child(edge);
                 step.attach(result, edge, step.visit(copy, over == Over.INPUT ? value : values.map(child, at)));
             } else if (edge.kind() == EdgeKind.MANY) {
@@ -70,5 +72,10 @@ final class Walk {
             }
         }
         return result;
+    }
+
+    /** Whether an optional member is left out: a copy member's input names no id, any other value is null. */
+    private static boolean absent(Over over, Edge edge, Map<String, Object> parent, Object child) {
+        return over == Over.INPUT && edge.node().self != null ? parent.get(edge.field() + "Id") == null : child == null;
     }
 }

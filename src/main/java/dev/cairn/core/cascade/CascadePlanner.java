@@ -35,14 +35,30 @@ public final class CascadePlanner {
 
     private final Map<String, CopyRule> rules;
     private final List<Aggregate> aggregates;
+    private final Set<String> targets;
 
     /**
      * @param rules      copy attribute → rule; attributes without a rule hold whole copies
      * @param aggregates aggregates whose members may embed copies (their roots are bumped)
      */
     public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates) {
+        this(rules, aggregates, null);
+    }
+
+    /**
+     * @param targets the item types ({@code _type}: an entity, or an aggregate's member type such as
+     *                {@code MatchPlayer}) whose copies follow the source; null for every type. The copies other
+     *                types hold are snapshots: a cascade (and a reconcile) leaves them as they were taken.
+     */
+    public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates, Set<String> targets) {
         this.rules = Map.copyOf(rules);
         this.aggregates = List.copyOf(aggregates);
+        this.targets = targets == null ? null : Set.copyOf(targets);
+    }
+
+    /** Whether the copies an item holds follow their source (its type is one of the targets, or there are none). */
+    public boolean follows(Map<String, AttributeValue> item) {
+        return targets == null || targets.contains(labelOf(item));
     }
 
     /** The copy update of one item, or empty when every copy it holds is already at the source's version. */
@@ -71,6 +87,9 @@ public final class CascadePlanner {
      */
     private Optional<CopyWrite> copyWrite(Map<String, AttributeValue> item, CascadeSource source, Instant now,
                                           boolean bumpVersion) {
+        if (!follows(item)) {
+            return Optional.empty();
+        }
         Map<String, Long> copies = CopyVersions.copiesOf(item, source.entity());
         var update = Update.create();
         var attributes = new ArrayList<String>();

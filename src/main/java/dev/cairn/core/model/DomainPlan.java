@@ -28,6 +28,8 @@ public final class DomainPlan {
     private final Map<String, CascadeSpec> cascades = new LinkedHashMap<>();
     private final Map<String, Function<String, List<QuerySpec>>> dependents = new LinkedHashMap<>();
     private final List<NaturalIndex> naturalIndexes = new ArrayList<>();
+    /** The declared aggregates by name: built before the cascades, whose copies they may hold. */
+    private final Map<String, DeclaredAggregate> aggregates = new LinkedHashMap<>();
 
     private DomainPlan(List<DomainModel> domains) {
         this.domains = List.copyOf(domains);
@@ -36,6 +38,15 @@ public final class DomainPlan {
                 if (entities.put(entity.name(), new DeclaredEntity(entity)) != null) {
                     throw new ModelException(domain.file(), entity.line(), "entities." + entity.name(),
                             "another model file declares '" + entity.name() + "' too");
+                }
+            }
+        }
+        for (DomainModel domain : domains) {
+            for (AggregateModel aggregate : domain.aggregates()) {
+                if (entities.containsKey(aggregate.name()) || aggregates.put(aggregate.name(),
+                        new DeclaredAggregate(aggregate, entities)) != null) {
+                    throw new ModelException(domain.file(), aggregate.line(), "aggregates." + aggregate.name(),
+                            "another model file declares '" + aggregate.name() + "' too");
                 }
             }
         }
@@ -119,6 +130,15 @@ public final class DomainPlan {
         return entities.get(name);
     }
 
+    /** Every declared aggregate, in file and declaration order. */
+    public Collection<DeclaredAggregate> aggregates() {
+        return aggregates.values();
+    }
+
+    public DeclaredAggregate aggregate(String name) {
+        return aggregates.get(name);
+    }
+
     /** The cascade of an entity others copy from; null when nothing copies it. */
     public CascadeSpec cascade(String entity) {
         return cascades.get(entity);
@@ -170,9 +190,19 @@ public final class DomainPlan {
                 dependentQueries.add(id -> copier.partitionQuery(id, 1, false));
             }
         }
+        CopiesModel whole = source.copies();
+        if (whole != null) {
+            // Whole copies (aggregate members, embedded refs) are all on the source's ref index: ONE Query finds them.
+            Function<String, QuerySpec> copiesOf = id -> QuerySpec.on(whole.index(), whole.partitionOf(id)).build();
+            copyQueries.add(copiesOf);
+            dependentQueries.add(copiesOf);
+        }
         if (!copyQueries.isEmpty()) {
+            var holders = aggregates.values().stream().map(DeclaredAggregate::aggregate).toList();
             cascades.put(source.name(), new CascadeSpec(source.name(), id -> sourceEntity.key(List.of(id)),
-                    id -> copyQueries.stream().map(q -> q.apply(id)).toList(), new CascadePlanner(rules, List.of()),
+                    id -> copyQueries.stream().map(q -> q.apply(id)).toList(),
+                    new CascadePlanner(rules, holders, whole == null || whole.targets() == null ? null
+                            : new java.util.HashSet<>(whole.targets())),
                     sourceEntity.spec()::fieldsOf));
         }
         if (!dependentQueries.isEmpty()) {

@@ -23,13 +23,25 @@ import java.util.Optional;
  * named); {@code indexes} are the named indexes keyed on its own fields (DynamoDB's multi-attribute keys).
  * {@code parentShards} names the parent's field that holds how many write shards its children spread over (null: the
  * children live in the parent's one partition).
+ * {@code copies} says where whole copies of it are found (null when nothing embeds it whole).
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
                           List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
-                          int line) {
+                          int line, CopiesModel copies) {
+
+    /** An entity whose whole copies nothing embeds (no {@code copies:}). */
+    public EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
+                       List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
+                       List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
+                       String inputSchema, String inputDescription, boolean self, Owner owner,
+                       List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
+                       int line) {
+        this(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, keyedIndexes, operations, list, describe,
+                inputSchema, inputDescription, self, owner, timestamps, indexes, access, parentShards, line, null);
+    }
 
     /**
      * Who may do what: {@code roles} maps an operation ({@code create}, {@code get}, {@code put}, {@code patch},

@@ -176,7 +176,7 @@ public final class ModelReader {
             throw new ModelException(file, 1, "", "the file is empty");
         }
         At top = new At(root, "");
-        var keys = map(top, Set.of("domain", "description", "entities", "edges", "views", "demo"));
+        var keys = map(top, Set.of("domain", "description", "entities", "edges", "views", "demo", "aggregates"));
         String name = text(keys, "domain", top);
         var entities = new LinkedHashMap<String, EntityModel>();
         var pending = new LinkedHashMap<String, At>();
@@ -194,7 +194,7 @@ public final class ModelReader {
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
                 "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input",
-                "roles", "tenant", "author", "private"))));
+                "roles", "tenant", "author", "private", "copies"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> {
@@ -208,6 +208,9 @@ public final class ModelReader {
         if (entities.isEmpty()) {
             throw fail(top, "declares no entities");
         }
+        // Aggregates (AggregateReader): after the entities they copy, before the views and demo items.
+        List<AggregateModel> aggregates = !keys.containsKey("aggregates") ? List.of()
+                : AggregateReader.read(file, keys.get("aggregates").node(), "aggregates", entities);
         var views = new ArrayList<ViewModel>();
         if (keys.containsKey("views")) {
             map(keys.get("views"), null).forEach((viewName, at) -> views.add(view(viewName, at, entities)));
@@ -220,7 +223,7 @@ public final class ModelReader {
         places.putAll(edges);
         checkIncludes(entities, places);
         checkRoutes(entities, views, top);
-        return new DomainModel(file, name, optionalText(keys, "description", ""), entities, views, demo);
+        return new DomainModel(file, name, optionalText(keys, "description", ""), entities, views, demo, aggregates);
     }
 
     private void requireName(String name, At at, Map<String, ?> taken, Map<String, ?> others) {
@@ -316,6 +319,11 @@ public final class ModelReader {
         boolean required = bool(map, "required") || kind == Kind.ID;
         return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, nested, items,
                 defaultValue, optionalText(map, "description", null), optionalText(map, "example", null), false, at.line());
+    }
+
+    /** A field declared as an entity's field is, for the aggregates' nodes (AggregateReader). */
+    static FieldModel fieldAt(String file, String name, Node node, String where) {
+        return new ModelReader(file).field(name, new At(node, where));
     }
 
     private FieldModel kindOnly(String name, At at, String word) {
@@ -492,8 +500,12 @@ public final class ModelReader {
             throw fail(map.get("parent"), "the children of a write-sharded parent have server-made ids that name their "
                     + "shard: declare 'generate: time-ordered'");
         }
+        // Where whole copies of it are (AggregateReader): read with the aggregates that embed them.
+        CopiesModel copies = !map.containsKey("copies") ? null
+                : AggregateReader.copies(file, map.get("copies").node(), map.get("copies").where(), name, pk, path);
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
-                list, describe, input[0], input[1], self, owner, timestamps, indexes, access, parentShards, at.line());
+                list, describe, input[0], input[1], self, owner, timestamps, indexes, access, parentShards, at.line(),
+                copies);
     }
 
     private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {

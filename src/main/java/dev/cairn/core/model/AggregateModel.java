@@ -1,0 +1,129 @@
+package dev.cairn.core.model;
+
+import dev.cairn.core.TableSpec.Index;
+import dev.cairn.core.aggregate.InputRule;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.model.OperationModel.Op;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A declared aggregate: a whole domain object stored as many items in ONE partition ({@code partition}, whose only
+ * field is the id), read back with ONE Query, written as transaction groups. Its graph is a tree of {@link Node}s —
+ * the root, its members and their members — whose children are fields, inline refs (a copy inside the item), copy
+ * members (an item that is a copy), one / many members, and parts (a reusable sub-aggregate bound with discriminator
+ * values, its own transaction group). {@code context} root fields are copied onto every member item; {@code rules}
+ * are the input's structural rules; {@code lists} find the roots through indexes, each root showing {@code summary};
+ * {@code appearances} list one member type found through a referenced entity's copies.
+ */
+public record AggregateModel(String name, KeyTemplate partition, String idField, String path, String description,
+                             Node root, List<String> context, List<InputRule> rules, String inputSchema,
+                             String inputDescription, Map<Op, OperationModel> operations, List<Listing> lists,
+                             Summary summary, List<Appearances> appearances, List<DomainModel.DemoItem> demo, int line) {
+
+    public AggregateModel {
+        context = List.copyOf(context);
+        rules = List.copyOf(rules);
+        lists = List.copyOf(lists);
+        appearances = List.copyOf(appearances);
+        demo = List.copyOf(demo);
+        var ordered = new EnumMap<Op, OperationModel>(Op.class);
+        ordered.putAll(operations);
+        operations = Collections.unmodifiableMap(ordered);
+    }
+
+    /** What a child of a node is. */
+    public enum Kind {
+        /** A scalar field of the node's own item. */
+        FIELD,
+        /** An inline ref: the referenced entity copied into the node's item (input {@code <name>Id}). */
+        REF,
+        /** A member item that is a copy of a referenced entity (input {@code <name>Id}). */
+        COPY,
+        /** A member item with fields (and members) of its own. */
+        ONE,
+        /** One member item per element of a list, each identified by its node's key. */
+        MANY,
+        /** A reusable sub-aggregate bound with discriminator values: its own transaction group. */
+        PART
+    }
+
+    /**
+     * One child: {@code field} for a FIELD; {@code entity} for a REF or COPY; {@code node} for COPY (its type and
+     * label), ONE, MANY and PART; {@code bind} the discriminator values of a PART; {@code optional} for a COPY or ONE
+     * that may be absent; {@code maxItems} the most elements of a MANY.
+     */
+    public record Child(String name, Kind kind, FieldModel field, String entity, Node node, Map<String, Object> bind,
+                        boolean optional, Integer maxItems, int line) {
+
+        public Child {
+            bind = bind == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(bind));
+        }
+
+        /** The input member that names it: {@code <name>Id} for a ref or a copy, else its name. */
+        public String inputName() {
+            return kind == Kind.REF || kind == Kind.COPY ? name + "Id" : name;
+        }
+    }
+
+    /**
+     * One item type of the graph: its {@code type} (the items' {@code _type}), the sort-key {@code label} of its items,
+     * its children in declaration order, and — for the elements of a list — the child that identifies an element
+     * ({@code key}). {@code schema} and {@code input} name its answer and input schemas in the API document;
+     * {@code part} the sub-aggregate it is an instance of (null elsewhere).
+     */
+    public record Node(String type, String label, String schema, String input, String description, List<Child> children,
+                       String key, String part, int line) {
+
+        public Node {
+            children = List.copyOf(children);
+        }
+    }
+
+    /**
+     * A list of the aggregate's roots, newest first: every root ({@code all}: on {@code index}, spread over
+     * {@code shards} partitions) or the roots that hold an id at a view path ({@code by}: path → index, one list per
+     * id). {@code route} is its listing route; {@code answer} the success answer's description.
+     */
+    public record Listing(String name, KeyTemplate partition, boolean all, Index index, int shards, Map<String, Index> by,
+                          ListModel route, String answer, int line) {
+
+        public Listing {
+            by = by == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(by));
+        }
+    }
+
+    /** What a list shows of each root: summary field → view path, and its schema's name and description. */
+    public record Summary(String schema, String description, Map<String, String> fields) {
+
+        public Summary {
+            fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        }
+    }
+
+    /**
+     * The members of one {@code type} that hold a copy of {@code entity}, listed through that entity's ref index (ONE
+     * Query of its copies' partition, only this aggregate's): each shown as {@code fields} — answer field → where its
+     * value comes from ({@code id}: the aggregate's id; a context field; a discriminator; a field of the member).
+     */
+    public record Appearances(String name, String entity, String type, String schema, String description,
+                              Map<String, String> fields, ListModel route, int line) {
+
+        public Appearances {
+            fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        }
+    }
+
+    /** The route of an operation: a create is posted to the item path's collection. */
+    public String routeOf(Op op) {
+        return op == Op.CREATE ? path.substring(0, path.lastIndexOf('/')) : path;
+    }
+
+    public boolean serves(Op op) {
+        return operations.containsKey(op);
+    }
+}
