@@ -1,10 +1,7 @@
 package dev.cairn.cricket;
 
 import dev.cairn.core.TableSpec.Index;
-import dev.cairn.core.aggregate.Aggregate;
-import dev.cairn.core.aggregate.AggregateNode;
 import dev.cairn.core.aggregate.CopyVersions;
-import dev.cairn.core.aggregate.Listing;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.entity.EntitySpec;
 import dev.cairn.core.expr.SortCondition;
@@ -15,8 +12,6 @@ import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,8 +23,6 @@ public final class CricketModel {
 
     static final KeyTemplate TEAM_KEY = KeyTemplate.of("TEAM#{id}");
     static final KeyTemplate PLAYER_KEY = KeyTemplate.of("PLAYER#{id}");
-    static final KeyTemplate COACH_KEY = KeyTemplate.of("COACH#{id}");
-    static final KeyTemplate VENUE_KEY = KeyTemplate.of("VENUE#{id}");
 
     static final RecordCodec<Team> TEAM_CODEC = RecordCodec.<Team>builder()
             .string("id", Team::id).string("name", Team::name).string("country", Team::country)
@@ -39,22 +32,11 @@ public final class CricketModel {
             .string("id", Player::id).string("firstName", Player::firstName).string("lastName", Player::lastName)
             .string("role", p -> p.role().text())
             .build(f -> new Player(f.string("id"), f.string("firstName"), f.string("lastName"), Player.Role.of(f.string("role"))));
-    static final RecordCodec<Coach> COACH_CODEC = RecordCodec.<Coach>builder()
-            .string("id", Coach::id).string("name", Coach::name)
-            .build(f -> new Coach(f.string("id"), f.string("name")));
-    static final RecordCodec<Venue> VENUE_CODEC = RecordCodec.<Venue>builder()
-            .string("id", Venue::id).string("name", Venue::name).string("city", Venue::city)
-            .build(f -> new Venue(f.string("id"), f.string("name"), f.string("city")));
-
     static final EntitySpec<Team> TEAM = EntitySpec.builder("Team", TEAM_CODEC).key(t -> teamKey(t.id())).build();
     static final EntitySpec<Player> PLAYER = EntitySpec.builder("Player", PLAYER_CODEC).key(p -> playerKey(p.id())).build();
-    static final EntitySpec<Coach> COACH = EntitySpec.builder("Coach", COACH_CODEC).key(c -> coachKey(c.id())).build();
-    static final EntitySpec<Venue> VENUE = EntitySpec.builder("Venue", VENUE_CODEC).key(v -> venueKey(v.id())).build();
 
     static final RefSpec<Team> TEAM_REF = RefSpec.of(TEAM, CricketModel::teamKey, Index.GSI2, "TEAM");
     static final RefSpec<Player> PLAYER_REF = RefSpec.of(PLAYER, CricketModel::playerKey, Index.GSI1, "PLAYER");
-    static final RefSpec<Coach> COACH_REF = RefSpec.of(COACH, CricketModel::coachKey, Index.GSI2, "COACH");
-    static final RefSpec<Venue> VENUE_REF = RefSpec.of(VENUE, CricketModel::venueKey, Index.GSI2, "VENUE");
 
     // --- squad selections: refs embedded in a plain entity -------------------------------------------------
 
@@ -74,54 +56,6 @@ public final class CricketModel {
             .index(Index.GSI2, s -> IndexKey.of(TEAM_REF.refPartition(s.team().id()), selectionRefSort(s)))
             .build();
 
-    // --- the match aggregate -----------------------------------------------------------------------------
-
-    static final AggregateNode TEAM_SHEET = AggregateNode.builder("MatchTeam", "TEAM")
-            .field("homeTeam")
-            .ref("team", TEAM_REF)
-            .one("coach", AggregateNode.refMember("MatchCoach", "COACH", COACH_REF))
-            .many("players", AggregateNode.builder("MatchPlayer", "PLAYER")
-                    .ref("player", PLAYER_REF).field("battingPosition").field("isCaptain").keyedBy("player").build())
-            .build();
-
-    static final KeyTemplate MATCH_KEY = KeyTemplate.of("MATCH#{id}");
-
-    /**
-     * Lists of matches, newest first. All matches: gsi1, spread over write shards (every match write rewrites
-     * its root, so a single partition would take every write of the service). A venue's: gsi2. A team's: the
-     * home side on gsi3, the away side on gsi4 (an item has one key per index), read together.
-     */
-    static final Listing ALL_MATCHES = Listing.all("all", KeyTemplate.of("MATCHES#ALL#{shard}"), Index.GSI1, 4);
-    static final Listing VENUE_MATCHES = Listing.by("venue", KeyTemplate.of("MATCHES#VENUE#{id}"),
-            Listing.Entry.of(Index.GSI2, "venue.id"));
-    static final Listing TEAM_MATCHES = Listing.by("team", KeyTemplate.of("MATCHES#TEAM#{id}"),
-            Listing.Entry.of(Index.GSI3, "team1.team.id"), Listing.Entry.of(Index.GSI4, "team2.team.id"));
-
-    /** What a list shows of each match, from its root item alone (names kept current by cascades). */
-    static final Map<String, String> MATCH_SUMMARY = summary();
-
-    static final Aggregate MATCH = Aggregate.of("Match", MATCH_KEY, "id",
-            AggregateNode.builder("Match", "MATCH")
-                    .field("name")
-                    .one("venue", AggregateNode.refMember("MatchVenue", "VENUE", VENUE_REF))
-                    .sub("team1", TEAM_SHEET, Map.of("teamNumber", 1))
-                    .sub("team2", TEAM_SHEET, Map.of("teamNumber", 2))
-                    .build(),
-            List.of("name"))
-            .listed(MATCH_SUMMARY, List.of(ALL_MATCHES, VENUE_MATCHES, TEAM_MATCHES));
-
-    private static Map<String, String> summary() {
-        var fields = new LinkedHashMap<String, String>();
-        fields.put("name", "name");
-        fields.put("venueId", "venue.id");
-        fields.put("venueName", "venue.name");
-        fields.put("team1Id", "team1.team.id");
-        fields.put("team1Name", "team1.team.name");
-        fields.put("team2Id", "team2.team.id");
-        fields.put("team2Name", "team2.team.name");
-        return fields;
-    }
-
     private CricketModel() {
     }
 
@@ -139,14 +73,6 @@ public final class CricketModel {
 
     static PrimaryKey playerKey(String id) {
         return PrimaryKey.of(PLAYER_KEY.render(id), "PLAYER");
-    }
-
-    static PrimaryKey coachKey(String id) {
-        return PrimaryKey.of(COACH_KEY.render(id), "COACH");
-    }
-
-    static PrimaryKey venueKey(String id) {
-        return PrimaryKey.of(VENUE_KEY.render(id), "VENUE");
     }
 
     static PrimaryKey selectionKey(String squadId, int selectionNumber) {
@@ -168,9 +94,4 @@ public final class CricketModel {
                 .limit(limit).build();
     }
 
-    /** Every match a player is in: one Query of the player's ref partition on gsi1. */
-    static QuerySpec matchesOfPlayer(String playerId, int limit) {
-        return QuerySpec.on(Index.GSI1, PLAYER_REF.refPartition(playerId)).sort(SortCondition.beginsWith(MATCH_KEY.prefix()))
-                .limit(limit).build();
-    }
 }

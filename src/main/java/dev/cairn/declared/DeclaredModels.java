@@ -150,6 +150,7 @@ public class DeclaredModels implements AccessPatterns {
                         plan.entity(root.name()).key(example(domain, root))));
             }
         }
+        out.addAll(AggregatePatterns.of(plan, table));
         return out;
     }
 
@@ -198,6 +199,7 @@ public class DeclaredModels implements AccessPatterns {
                 out.put(model.name().toLowerCase(Locale.ROOT), model.pk());
             }
         }
+        out.putAll(AggregatePatterns.partitions(plan));
         return out;
     }
 
@@ -262,7 +264,7 @@ public class DeclaredModels implements AccessPatterns {
 
     @Override
     public List<Aggregate> aggregates() {
-        return List.of();
+        return plan.aggregates().stream().map(dev.cairn.core.model.DeclaredAggregate::aggregate).toList();
     }
 
     /** A demo item as a document of its entity (server-set fields allowed: demo items name their ids). */

@@ -68,6 +68,7 @@ public final class DeclaredOpenApi {
         if (!schemas.getSchemas().containsKey(INSTANT)) {
             schemas.addSchema(INSTANT, string().format("date-time").examples(List.of("2022-03-10T16:15:50Z")));
         }
+        namedEnums(openAPI, plan);
         for (DomainModel domain : plan.domains()) {
             addTag(openAPI, domain);
             for (EntityModel entity : domain.entities().values()) {
@@ -78,6 +79,26 @@ public final class DeclaredOpenApi {
             }
             for (ViewModel view : domain.views()) {
                 addView(openAPI, domain, view);
+            }
+            AggregateOpenApi.addTo(openAPI, domain, plan);
+        }
+    }
+
+    /** Every named enum of the declared fields (entities' and aggregates'), as a schema of its own. */
+    private static void namedEnums(OpenAPI openAPI, DomainPlan plan) {
+        var fields = new ArrayList<FieldModel>();
+        plan.entities().forEach(entity -> fields.addAll(entity.model().fields()));
+        plan.aggregates().forEach(aggregate -> fields.addAll(aggregate.inputFields()));
+        while (!fields.isEmpty()) {
+            FieldModel field = fields.remove(fields.size() - 1);
+            if (field.schema() != null && field.kind() == FieldModel.Kind.ENUM) {
+                openAPI.getComponents().addSchema(field.schema(), string().enumeration(new ArrayList<>(field.values())));
+            }
+            if (field.fields() != null) {
+                fields.addAll(field.fields());
+            }
+            if (field.items() != null) {
+                fields.add(field.items());
             }
         }
     }
@@ -259,7 +280,7 @@ public final class DeclaredOpenApi {
                 .readOnly(Boolean.TRUE);
     }
 
-    private static void addPage(OpenAPI openAPI, String entity) {
+    static void addPage(OpenAPI openAPI, String entity) {
         String page = entity + "Page";
         if (!openAPI.getComponents().getSchemas().containsKey(page)) {
             openAPI.getComponents().addSchema(page, OASFactory.createSchema().addType(SchemaType.OBJECT)
@@ -309,7 +330,7 @@ public final class DeclaredOpenApi {
 
     // --- schemas ------------------------------------------------------------------------------------------------
 
-    private static Schema objectSchema(List<FieldModel> fields, boolean inputOnly) {
+    static Schema objectSchema(List<FieldModel> fields, boolean inputOnly) {
         Schema schema = OASFactory.createSchema().addType(SchemaType.OBJECT);
         var required = new ArrayList<String>();
         for (FieldModel field : fields) {
@@ -364,7 +385,7 @@ public final class DeclaredOpenApi {
         return schema;
     }
 
-    private static Schema fieldSchema(FieldModel field) {
+    static Schema fieldSchema(FieldModel field) {
         Schema schema = switch (field.kind()) {
             case ID -> field.serverSet() ? string()
                     : string().minLength(1).maxLength(Http.MAX_ID_LENGTH).pattern(ValidId.PATTERN);
@@ -387,7 +408,8 @@ public final class DeclaredOpenApi {
             case BOOLEAN -> OASFactory.createSchema().addType(SchemaType.BOOLEAN);
             case DATE -> ref(LOCAL_DATE);
             case INSTANT -> ref(INSTANT);
-            case ENUM -> string().enumeration(new ArrayList<>(field.values()));
+            // A named enum (schema: Role) is one schema of its own, which clients make one type of.
+            case ENUM -> field.schema() != null ? ref(field.schema()) : string().enumeration(new ArrayList<>(field.values()));
             case OBJECT -> nestedObject(field.fields());
             case LIST -> OASFactory.createSchema().addType(SchemaType.ARRAY).items(fieldSchema(field.items()))
                     .minItems(field.minLength()).maxItems(field.maxLength());
@@ -401,11 +423,11 @@ public final class DeclaredOpenApi {
         return schema;
     }
 
-    private static Schema string() {
+    static Schema string() {
         return OASFactory.createSchema().addType(SchemaType.STRING);
     }
 
-    private static Schema ref(String name) {
+    static Schema ref(String name) {
         return OASFactory.createSchema().ref(REF + name);
     }
 
@@ -415,7 +437,7 @@ public final class DeclaredOpenApi {
         return OASFactory.createOperation().operationId(op.operationId()).summary(op.summary()).tags(List.of(domain.name()));
     }
 
-    private static PathItem pathItem(OpenAPI openAPI, String path) {
+    static PathItem pathItem(OpenAPI openAPI, String path) {
         PathItem item = openAPI.getPaths().getPathItem(path);
         if (item == null) {
             item = OASFactory.createPathItem();
@@ -424,7 +446,7 @@ public final class DeclaredOpenApi {
         return item;
     }
 
-    private static void pathParameters(Operation operation, String path) {
+    static void pathParameters(Operation operation, String path) {
         for (String segment : path.substring(1).split("/")) {
             if (segment.startsWith("{")) {
                 operation.addParameter(OASFactory.createParameter().name(segment.substring(1, segment.length() - 1))
@@ -440,16 +462,16 @@ public final class DeclaredOpenApi {
         operation.addParameter(ifMatch());
     }
 
-    private static Parameter ifMatch() {
+    static Parameter ifMatch() {
         return OASFactory.createParameter().name("If-Match").in(Parameter.In.HEADER).schema(string());
     }
 
-    private static Parameter query(String name) {
+    static Parameter query(String name) {
         return OASFactory.createParameter().name(name).in(Parameter.In.QUERY).schema(string());
     }
 
     /** As the resource scanner orders them: path, query, header; by name within each. */
-    private static void sortParameters(Operation operation) {
+    static void sortParameters(Operation operation) {
         if (operation.getParameters() == null) {
             return;
         }
@@ -459,11 +481,11 @@ public final class DeclaredOpenApi {
         operation.setParameters(sorted);
     }
 
-    private static APIResponse ok(String description, String schema) {
+    static APIResponse ok(String description, String schema) {
         return OASFactory.createAPIResponse().description(description).content(json(schema));
     }
 
-    private static Content json(String schema) {
+    static Content json(String schema) {
         return OASFactory.createContent().addMediaType("application/json", OASFactory.createMediaType().schema(ref(schema)));
     }
 

@@ -57,6 +57,7 @@ public class DeclaredResource {
 
     @Inject DeclaredModels models;
     @Inject DeclaredService service;
+    @Inject AggregateRoutes aggregates;
 
     @POST
     @Path("{path: .+}")
@@ -64,6 +65,9 @@ public class DeclaredResource {
     @Operation(hidden = true)
     public Uni<RestResponse<Object>> post(@Context UriInfo uri, @Context RoutingContext context, String body) {
         Match match = match("POST", uri, context);
+        if (match.route().aggregate() != null) {
+            return aggregates.post(match, uri, body);
+        }
         var entity = match.route().entity();
         return service.create(entity, address(match), body).map(stored -> match.route().atOwner()
                 ? Responses.created(itemUri(uri, entity, stored.value()), stored, (Object) service.view(entity, stored))
@@ -77,6 +81,12 @@ public class DeclaredResource {
                                          @RestQuery String cursor, @RestQuery String include) {
         Match match = match("GET", uri, context);
         var route = match.route();
+        if (route.aggregate() != null) {
+            return aggregates.get(match, limit, cursor);
+        }
+        if (route.action() == Action.REFERENCES) {
+            return aggregates.references(match, limit, cursor);
+        }
         var entity = route.entity();
         // A natural listing's path values are its fields' values, read by their rules: not ids.
         List<String> ids = route.action() == Action.LIST_NATURAL ? List.of() : ids(match);
@@ -102,6 +112,9 @@ public class DeclaredResource {
     public Uni<RestResponse<Object>> put(@Context UriInfo uri, @Context RoutingContext context,
                                          @RestHeader("If-Match") String ifMatch, @RestQuery String cascade, String body) {
         Match match = match("PUT", uri, context);
+        if (match.route().aggregate() != null) {
+            return aggregates.put(match, ifMatch, body);
+        }
         var entity = match.route().entity();
         if (match.route().action() == Action.PUT_EDGE) {
             return service.create(entity, address(match), body).map(stored -> Responses.created(uri.getAbsolutePath(), stored,
@@ -120,6 +133,9 @@ public class DeclaredResource {
                                            @Context HttpHeaders headers, String body) {
         Match match = match("PATCH", uri, context);
         String contentType = headers.getMediaType() == null ? null : headers.getMediaType().toString();
+        if (match.route().aggregate() != null) {
+            return aggregates.patch(match, ifMatch, contentType, body);
+        }
         return service.patch(match.route().entity(), address(match), idParameter(match), body, contentType,
                         Http.ifMatch(ifMatch), mode(match.route().entity(), cascade))
                 .map(this::changed);
@@ -133,6 +149,9 @@ public class DeclaredResource {
     public Uni<RestResponse<Void>> delete(@Context UriInfo uri, @Context RoutingContext context,
                                           @RestHeader("If-Match") String ifMatch) {
         Match match = match("DELETE", uri, context);
+        if (match.route().aggregate() != null) {
+            return aggregates.delete(match, ifMatch);
+        }
         return service.delete(match.route().entity(), address(match), idParameter(match), Http.ifMatch(ifMatch))
                 .map(deleted -> Responses.noContent());
     }

@@ -1,5 +1,8 @@
 package dev.cairn.declared;
 
+import dev.cairn.core.model.AggregateModel;
+import dev.cairn.core.model.CopiesModel;
+import dev.cairn.core.model.DeclaredAggregate;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
@@ -19,21 +22,38 @@ import java.util.Set;
 public final class DeclaredRoutes {
 
     /** What a route does. */
-    public enum Action { CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, LIST_NATURAL, VIEW }
+    public enum Action {
+        CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, LIST_NATURAL, VIEW,
+        /** Where whole copies of an entity live (its ref index). */
+        REFERENCES,
+        /** An aggregate's operations, lists of roots and lists of members found through a ref index. */
+        AGGREGATE_CREATE, AGGREGATE_GET, AGGREGATE_REPLACE, AGGREGATE_PATCH, AGGREGATE_DELETE, AGGREGATE_LIST,
+        AGGREGATE_APPEARANCES
+    }
 
     /**
      * One route: the entity (or the view) it serves; {@code list} for the listings ({@code natural}: the named index a
      * natural listing queries); {@code atOwner} when it is served
      * under the entity's owner (its first parameter is the owner's id); {@code parameters} are the template's
-     * parameter names, in order (made once, not per request).
+     * parameter names, in order (made once, not per request). An aggregate's route names its {@code aggregate} (and
+     * no entity), and for a list or an appearance listing the {@code member} it is (its name in the declaration).
      */
     public record Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
                         ViewModel view, boolean atOwner, String[] segments, List<String> parameters,
-                        NaturalIndexModel natural, IndexModel keyed, Access access) {
+                        NaturalIndexModel natural, IndexModel keyed, Access access, DeclaredAggregate aggregate,
+                        String member) {
+
+        /** A route of an entity or a view (no aggregate). */
+        public Route(String method, String template, Action action, DeclaredEntity entity, ListModel list,
+                     ViewModel view, boolean atOwner, String[] segments, List<String> parameters,
+                     NaturalIndexModel natural, IndexModel keyed, Access access) {
+            this(method, template, action, entity, list, view, atOwner, segments, parameters, natural, keyed, access,
+                    null, null);
+        }
 
         Route with(Access newAccess) {
             return new Route(method, template, action, entity, list, view, atOwner, segments, parameters, natural, keyed,
-                    newAccess);
+                    newAccess, aggregate, member);
         }
     }
 
@@ -92,7 +112,42 @@ public final class DeclaredRoutes {
                 out.add(route("GET", view.path(), Action.VIEW, plan.entity(view.root()), null, view, false));
             }
         }
+        for (DeclaredEntity entity : plan.entities()) {
+            CopiesModel copies = entity.model().copies();
+            if (copies != null && copies.references() != null) {
+                out.add(route("GET", copies.references().path(), Action.REFERENCES, entity, copies.references(), null, false));
+            }
+        }
+        for (DeclaredAggregate aggregate : plan.aggregates()) {
+            out.addAll(aggregateRoutes(aggregate));
+        }
         this.routes = out.stream().map(route -> route.with(access(plan, route))).toList();
+    }
+
+    /** An aggregate's operations, its lists of roots and its appearance lists. */
+    private static List<Route> aggregateRoutes(DeclaredAggregate aggregate) {
+        var out = new ArrayList<Route>();
+        AggregateModel model = aggregate.model();
+        model.operations().keySet().forEach(op -> {
+            Route r = switch (op) {
+                case CREATE -> route("POST", model.routeOf(op), Action.AGGREGATE_CREATE, null, null, null, false);
+                case GET -> route("GET", model.routeOf(op), Action.AGGREGATE_GET, null, null, null, false);
+                case PUT -> route("PUT", model.routeOf(op), Action.AGGREGATE_REPLACE, null, null, null, false);
+                case PATCH -> route("PATCH", model.routeOf(op), Action.AGGREGATE_PATCH, null, null, null, false);
+                case DELETE -> route("DELETE", model.routeOf(op), Action.AGGREGATE_DELETE, null, null, null, false);
+            };
+            out.add(of(r, aggregate, null));
+        });
+        model.lists().forEach(list -> out.add(of(route("GET", list.route().path(), Action.AGGREGATE_LIST, null,
+                list.route(), null, false), aggregate, list.name())));
+        model.appearances().forEach(found -> out.add(of(route("GET", found.route().path(), Action.AGGREGATE_APPEARANCES,
+                null, found.route(), null, false), aggregate, found.name())));
+        return out;
+    }
+
+    private static Route of(Route route, DeclaredAggregate aggregate, String member) {
+        return new Route(route.method(), route.template(), route.action(), null, route.list(), null, false,
+                route.segments(), route.parameters(), null, null, null, aggregate, member);
     }
 
     /**
@@ -101,6 +156,10 @@ public final class DeclaredRoutes {
      * its tenant, if the entity declares one and the path names it.
      */
     static Access access(DomainPlan plan, Route route) {
+        if (route.aggregate() != null || route.action() == Action.REFERENCES) {
+            // An aggregate's reads and lists (and where copies live) need a reader, its writes a writer.
+            return new Access(route.method().equals("GET") ? Role.READER : Role.WRITER, -1, null);
+        }
         EntityModel model = route.entity().model();
         String word = switch (route.action()) {
             case CREATE -> "create";
@@ -109,6 +168,7 @@ public final class DeclaredRoutes {
             case PATCH -> "patch";
             case DELETE -> "delete";
             case LIST_PARTITION, LIST_INDEX, LIST_NATURAL -> "list";
+            default -> throw new IllegalStateException(route.action() + " is no entity's route");
         };
         String declared = model.access().roles().get(word);
         Role role = declared != null ? Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT))

@@ -33,6 +33,9 @@ class CascadeResourceTest {
     @Inject
     EntityStore store;
 
+    @Inject
+    dev.cairn.declared.DeclaredModels models;
+
     static void select(String squad, int number, String team, String player) {
         given().contentType(ContentType.JSON).body(SquadResourceTest.selection(number, team, player, false))
                 .post("/squads/{s}/selections", squad).then().statusCode(201);
@@ -237,7 +240,7 @@ class CascadeResourceTest {
         given().delete("/squads/{s}/selections/{n}", squad, 1).then().statusCode(204);
         var source = new dev.cairn.core.cascade.CascadeSource("Player", player, 5,
                 CricketModel.PLAYER_CODEC.encode(new Player(player, "Late", "Write", Player.Role.BATTER)));
-        var action = RefKind.PLANNER.copyUpdate(item, source, Instant.now()).orElseThrow();
+        var action = models.plan().cascade("Player").planner().copyUpdate(item, source, Instant.now()).orElseThrow();
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> store.write(action).await().atMost(Duration.ofSeconds(10))))
                 .isInstanceOf(dev.cairn.core.CairnException.class);
         assertThat(store.getItem(key, true).await().atMost(Duration.ofSeconds(10))).isNull();

@@ -1,7 +1,5 @@
 package dev.cairn.platform;
 
-import dev.cairn.cricket.MatchResource;
-import dev.cairn.cricket.ReferenceResource;
 import dev.cairn.cricket.SquadResource;
 import dev.cairn.jobs.CascadeJobResource;
 import dev.cairn.declared.DeclaredRoutes;
@@ -32,8 +30,8 @@ import static org.hamcrest.Matchers.not;
 @QuarkusTest
 class OperationsResourceTest {
 
-    static final List<Class<?>> RESOURCES = List.of(ReferenceResource.class, SquadResource.class,
-            MatchResource.class, AccessPatternResource.class, CascadeJobResource.class);
+    static final List<Class<?>> RESOURCES = List.of(SquadResource.class, AccessPatternResource.class,
+            CascadeJobResource.class);
 
     @Test
     void theOpenApiDocumentHasEveryResourceRouteAndTheProblemSchema() {

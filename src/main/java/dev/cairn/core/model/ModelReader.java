@@ -238,7 +238,7 @@ public final class ModelReader {
     // --- fields -------------------------------------------------------------------------------------------------
 
     private static final Set<String> FIELD_KEYS = Set.of("type", "required", "minLength", "maxLength", "min", "max",
-            "pattern", "values", "fields", "items", "default", "description", "example");
+            "pattern", "values", "fields", "items", "default", "description", "example", "schema");
 
     private List<FieldModel> fields(At at) {
         var out = new ArrayList<FieldModel>();
@@ -282,6 +282,11 @@ public final class ModelReader {
         onlyFor(map, "values", kind, Kind.ENUM);
         onlyFor(map, "fields", kind, Kind.OBJECT);
         onlyFor(map, "items", kind, Kind.LIST);
+        onlyFor(map, "schema", kind, Kind.ENUM);
+        String schema = optionalText(map, "schema", null);
+        if (schema != null && !NAME.matcher(schema).matches()) {
+            throw fail(map.get("schema"), "a schema name starts with a capital letter and has only letters and digits");
+        }
         if (minLength != null && maxLength != null && minLength > maxLength) {
             throw fail(map.get("minLength"), "minLength is above maxLength");
         }
@@ -318,7 +323,8 @@ public final class ModelReader {
         }
         boolean required = bool(map, "required") || kind == Kind.ID;
         return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, nested, items,
-                defaultValue, optionalText(map, "description", null), optionalText(map, "example", null), false, at.line());
+                defaultValue, optionalText(map, "description", null), optionalText(map, "example", null), false, at.line(),
+                schema);
     }
 
     /** A field declared as an entity's field is, for the aggregates' nodes (AggregateReader). */
@@ -733,7 +739,7 @@ public final class ModelReader {
             }
             fields.add(new FieldModel(field, sourceField.kind() == Kind.ID ? Kind.STRING : sourceField.kind(), false,
                     null, null, null, null, null, sourceField.values(), sourceField.fields(), sourceField.items(), null,
-                    null, null, true, sourceAt.line()));
+                    null, null, true, sourceAt.line(), sourceField.schema()));
             copies.put(field, source);
         });
         return copies;

@@ -1,8 +1,0 @@
-package dev.cairn.cricket;
-
-import dev.cairn.platform.ValidId;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.Size;
-
-public record Venue(@ValidId String id, @NotBlank @Size(max = 200) String name, @NotBlank @Size(max = 100) String city) {
-}

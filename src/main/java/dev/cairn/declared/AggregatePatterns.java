@@ -1,0 +1,108 @@
+package dev.cairn.declared;
+
+import dev.cairn.core.aggregate.Listing;
+import dev.cairn.core.aggregate.PartitionRanges;
+import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.model.AggregateModel;
+import dev.cairn.core.model.CopiesModel;
+import dev.cairn.core.model.DeclaredAggregate;
+import dev.cairn.core.model.DeclaredEntity;
+import dev.cairn.core.model.DomainModel;
+import dev.cairn.core.model.DomainPlan;
+import dev.cairn.core.model.ModelReader;
+import dev.cairn.core.query.AccessPattern;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.platform.Http;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The access patterns of the declared aggregates and of the entities whose whole copies they hold, each with the
+ * exact request it sends for the domain's demo data: the read of a whole aggregate, each list's Query (a shard of
+ * the list of every root; each index of a list by an id), the members found through a ref index, and where the
+ * copies of an entity live.
+ */
+final class AggregatePatterns {
+
+    private AggregatePatterns() {
+    }
+
+    static List<AccessPattern> of(DomainPlan plan, String table) {
+        var out = new ArrayList<AccessPattern>();
+        for (DomainModel domain : plan.domains()) {
+            for (AggregateModel model : domain.aggregates()) {
+                DeclaredAggregate aggregate = plan.aggregate(model.name());
+                Map<String, Object> demo = model.demo().isEmpty() ? Map.of() : model.demo().get(0).values();
+                String id = String.valueOf(demo.getOrDefault(model.idField(), "example"));
+                String words = ModelReader.words(model.name());
+                out.add(AccessPattern.query("A whole " + words + " (every item of its partition, projected on the view): this "
+                                + "ONE Query up to " + PartitionRanges.FIRST_PAGE_ITEMS + " items; a larger aggregate continues "
+                                + "with one Query per range of its root's _fences, all at once, then 1 GetItem of the root",
+                        "GET " + model.path(), table, aggregate.aggregate().viewQuery(id)));
+                for (AggregateModel.Listing list : model.lists()) {
+                    Listing listing = aggregate.listing(list.name());
+                    String route = "GET " + list.route().path();
+                    if (list.all()) {
+                        out.add(AccessPattern.query(list.route().label() + ": shard 0 of " + listing.shards()
+                                        + " (each shard alike, all in parallel, merged)", route, table,
+                                listing.fanOut(null, listing.shards(), Http.DEFAULT_LIMIT).shards().get(0)));
+                        continue;
+                    }
+                    var paths = new ArrayList<>(list.by().keySet());
+                    String key = example(demo, paths.get(0));
+                    List<QuerySpec> queries = listing.fanOut(key, 1, Http.DEFAULT_LIMIT).shards();
+                    for (int i = 0; i < queries.size(); i++) {
+                        String label = paths.size() == 1 ? list.route().label()
+                                : list.route().label() + ": by " + paths.get(i) + " (in parallel with the other "
+                                + (paths.size() - 1) + ")";
+                        out.add(AccessPattern.query(label, route, table, queries.get(i)));
+                    }
+                }
+                for (AggregateModel.Appearances found : model.appearances()) {
+                    String key = exampleOfEntity(domain, found.entity());
+                    out.add(AccessPattern.query(found.route().label(), "GET " + found.route().path(), table,
+                            aggregate.appearancesQuery(found, key, Http.DEFAULT_LIMIT)));
+                }
+            }
+        }
+        for (DeclaredEntity entity : plan.entities()) {
+            CopiesModel copies = entity.model().copies();
+            if (copies != null && copies.references() != null) {
+                String key = plan.domains().stream().filter(d -> d.entities().containsKey(entity.name()))
+                        .map(d -> exampleOfEntity(d, entity.name())).findFirst().orElse("example");
+                out.add(AccessPattern.query(copies.references().label(), "GET " + copies.references().path(), table,
+                        QuerySpec.on(copies.index(), copies.partitionOf(key)).limit(Http.DEFAULT_LIMIT).build()));
+            }
+        }
+        return out;
+    }
+
+    /** The partitions the console opens by id: each aggregate's, by its name in lower case. */
+    static Map<String, KeyTemplate> partitions(DomainPlan plan) {
+        var out = new LinkedHashMap<String, KeyTemplate>();
+        plan.aggregates().forEach(a -> out.put(a.name().toLowerCase(java.util.Locale.ROOT), a.model().partition()));
+        return out;
+    }
+
+    /** The id a demo input holds at a view path: {@code team1.team.id} is the input's {@code team1.teamId}. */
+    private static String example(Map<String, Object> demo, String viewPath) {
+        String[] steps = viewPath.split("\\.");
+        Object at = demo;
+        for (int i = 0; i < steps.length - 2 && at instanceof Map<?, ?> map; i++) {
+            at = map.get(steps[i]);
+        }
+        Object id = at instanceof Map<?, ?> map && steps.length >= 2 ? map.get(steps[steps.length - 2] + "Id") : null;
+        return id == null ? "example" : id.toString();
+    }
+
+    private static String exampleOfEntity(DomainModel domain, String entity) {
+        var model = domain.entity(entity);
+        Function<DomainModel.DemoItem, Object> id = item -> item.values().get(model.idField());
+        return domain.demo().stream().filter(d -> d.entity().equals(entity) && id.apply(d) != null)
+                .map(d -> id.apply(d).toString()).findFirst().orElse("example");
+    }
+}

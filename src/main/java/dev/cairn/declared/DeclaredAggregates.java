@@ -1,0 +1,268 @@
+package dev.cairn.declared;
+
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.aggregate.Aggregate;
+import dev.cairn.core.aggregate.Aggregate.FoundMember;
+import dev.cairn.core.aggregate.Aggregate.Items;
+import dev.cairn.core.aggregate.Aggregate.RefCopy;
+import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.AggregateWrites;
+import dev.cairn.core.aggregate.AggregateWrites.Plan;
+import dev.cairn.core.aggregate.CopyVersions;
+import dev.cairn.core.aggregate.JsonAttributes;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.model.AggregateModel.Appearances;
+import dev.cairn.core.model.CopiesModel;
+import dev.cairn.core.model.DeclaredAggregate;
+import dev.cairn.core.model.DeclaredEntity;
+import dev.cairn.core.model.Doc;
+import dev.cairn.core.query.Page;
+import dev.cairn.core.query.QuerySpec;
+import dev.cairn.platform.Http;
+import dev.cairn.platform.MergePatcher;
+import dev.cairn.platform.Offload;
+import dev.cairn.service.EntityService;
+import dev.cairn.store.AggregateStore;
+import dev.cairn.store.AggregateStore.Snapshot;
+import dev.cairn.store.EntityStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * The use cases of every declared aggregate, on the aggregate engine ({@link AggregateStore}): every check that needs
+ * no I/O runs first (the input's fields and rules, duplicate members, transaction group sizes), then ONE BatchGetItem
+ * hydrates the refs, then the plan is written (ONE transaction when it fits; one commit point and an undo log when
+ * not). Reads are ONE strongly consistent Query; lists one Query per list partition; an update writes only the
+ * groups that changed, at the version read.
+ */
+@ApplicationScoped
+public class DeclaredAggregates {
+
+    /** An assembled aggregate and its version (the ETag). */
+    public record Versioned(Map<String, Object> view, long version) {
+    }
+
+    @Inject AggregateStore aggregates;
+    @Inject EntityStore store;
+    @Inject EntityService entities;
+    @Inject MergePatcher patcher;
+
+    /** The input's fields as a merge patch or a JSON Patch sees them (the create body's shape). */
+    private static MergePatcher.Shape<Doc> shape(DeclaredAggregate aggregate) {
+        return DocJson.shape(aggregate.inputFields());
+    }
+
+    // --- reads --------------------------------------------------------------------------------------------------
+
+    /** ONE strongly consistent Query of the partition (a larger one in parallel ranges); 404 when absent. */
+    public Uni<Versioned> find(DeclaredAggregate aggregate, String id) {
+        return aggregates.read(aggregate.aggregate(), id)
+                .onItem().ifNull().failWith(() -> EntityService.notFound(aggregate.describe(id)))
+                .map(s -> new Versioned(s.assembled().view(), s.assembled().version()));
+    }
+
+    /**
+     * A page of one of the aggregate's lists, newest first, as summaries from root items: one Query per shard of the
+     * list of every root, one per index of a list by an id. A list of an id nothing holds is empty.
+     */
+    public Uni<Page<Map<String, Object>>> list(DeclaredAggregate aggregate, String list, String key, int limit,
+                                               String cursor) {
+        return aggregates.list(aggregate.aggregate(), aggregate.listing(list), key, limit, cursor);
+    }
+
+    /** The members of one type that copy an entity: ONE Query of its copies' partition (the entity's ref index). */
+    public Uni<Page<Map<String, Object>>> appearances(DeclaredAggregate aggregate, String name, String id, int limit,
+                                                      String cursor) {
+        Appearances found = aggregate.model().appearances().stream().filter(a -> a.name().equals(name)).findFirst()
+                .orElseThrow();
+        Aggregate engine = aggregate.aggregate();
+        return store.page(aggregate.appearancesQuery(found, id, limit), cursor)
+                .map(page -> page.map(item -> appearance(found, engine.foundMember(item))));
+    }
+
+    private static Map<String, Object> appearance(Appearances found, FoundMember member) {
+        var out = new LinkedHashMap<String, Object>();
+        found.fields().forEach((field, source) -> {
+            Object value;
+            if (source.equals("id")) {
+                value = member.aggregateId();
+            } else if (member.context().containsKey(source)) {
+                value = member.context().get(source);
+            } else if (member.discriminator().containsKey(source)) {
+                value = member.discriminator().get(source);
+            } else {
+                AttributeValue attribute = member.item().get(source);
+                value = attribute == null ? null : JsonAttributes.fromAttribute(attribute);
+            }
+            out.put(field, value);
+        });
+        return out;
+    }
+
+    /**
+     * Every item that embeds a whole copy of an entity, with the source version of each copy it holds: ONE Query of
+     * the entity's ref index per page.
+     */
+    public Uni<Page<Map<String, Object>>> references(DeclaredEntity entity, String id, int limit, String cursor) {
+        CopiesModel copies = entity.model().copies();
+        QuerySpec query = QuerySpec.on(copies.index(), copies.partitionOf(id)).limit(limit).build();
+        return store.page(query, cursor).map(page -> page.map(item -> reference(entity.name(), item)));
+    }
+
+    private static Map<String, Object> reference(String entity, Map<String, AttributeValue> item) {
+        PrimaryKey key = PrimaryKey.from(item);
+        var out = new LinkedHashMap<String, Object>();
+        out.put("entityType", TableSpec.typeOf(item));
+        out.put("pk", key.pk());
+        out.put("sk", key.sk());
+        out.put("copies", CopyVersions.copiesOf(item, entity));
+        return out;
+    }
+
+    // --- writes -------------------------------------------------------------------------------------------------
+
+    /**
+     * A create: the input read and checked (fields, rules, groups) before any call; then the refs (ONE BatchGetItem)
+     * and "the partition is empty" (ONE Query) side by side; then the write. A ref that changed before the write
+     * committed makes the whole create run again (RefChanged).
+     */
+    public Uni<Versioned> create(DeclaredAggregate aggregate, String body) {
+        return create(aggregate, DocJson.object(body, false));
+    }
+
+    /** A create from an input's plain values (a body's, or a demo input's). */
+    public Uni<Versioned> create(DeclaredAggregate aggregate, Map<String, Object> input) {
+        Map<String, Object> in = DocJson.valid(aggregate.inputFields(), input, false);
+        Aggregate engine = aggregate.aggregate();
+        String id = (String) in.get(engine.idField());
+        List<RefUse> refs = checked(engine, in);
+        return entities.againOnCollision(Uni.combine().all()
+                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id))
+                .asTuple().map(both -> both.getItem1()).chain(resolved -> {
+                    Instant now = Instant.now();
+                    Map<String, Object> view = engine.hydrate(in, resolved.copies());
+                    Items items = engine.decompose(view, versions(resolved.copies()), 1, now, now);
+                    return aggregates.write(engine, AggregateWrites.create(engine, items).guardedBy(resolved.sourceGuards()),
+                            Map.of()).map(done -> new Versioned(view, 1));
+                }));
+    }
+
+    /** A PUT: the whole input, its id from the path (the body may repeat it, not contradict it). */
+    public Uni<Versioned> replace(DeclaredAggregate aggregate, String id, Long ifMatch, String body) {
+        var given = new LinkedHashMap<>(DocJson.object(body, false));
+        String idField = aggregate.aggregate().idField();
+        Object named = given.get(idField);
+        if (named != null && !named.equals(id)) {
+            throw Http.invalid(idField, "the body names " + aggregate.describe("'" + named + "'") + " but the path names '"
+                    + id + "'");
+        }
+        given.put(idField, id);
+        Doc replacement = new Doc(DocJson.valid(aggregate.inputFields(), given, false));
+        return update(aggregate, id, ifMatch, current -> replacement);
+    }
+
+    /** An RFC 6902 JSON Patch or an RFC 7396 merge patch of the input shape (refs by id); the id cannot change. */
+    public Uni<Versioned> patch(DeclaredAggregate aggregate, String id, Long ifMatch, String contentType, String body) {
+        Set<String> immutable = Set.of(aggregate.aggregate().idField());
+        MergePatcher.Shape<Doc> shape = shape(aggregate);
+        return update(aggregate, id, ifMatch, Offload.forBody(body,
+                current -> patcher.apply(current, shape, body, immutable, contentType)));
+    }
+
+    /**
+     * Reads the aggregate (1 Query), applies {@code change} to its input shape, and writes only the changed groups,
+     * conditioned on the version read: a concurrent change is a 409, a stale If-Match a 412; no change, no write.
+     */
+    private Uni<Versioned> update(DeclaredAggregate aggregate, String id, Long ifMatch, UnaryOperator<Doc> change) {
+        Aggregate engine = aggregate.aggregate();
+        return entities.againOnCollision(readForWrite(aggregate, id, ifMatch).chain(snapshot -> Offload.apply(change,
+                new Doc(engine.toInput(snapshot.assembled().view()))).chain(next -> {
+            var current = snapshot.assembled();
+            Map<String, Object> in = next.values();
+            if (!id.equals(in.get(engine.idField()))) {
+                throw Http.invalid(engine.idField(), "must be the " + aggregate.describe("id") + " '" + id + "'");
+            }
+            List<RefUse> refs = checked(engine, in);
+            return aggregates.resolve(refs, engine.copies(current.view(), current.refVersions())).chain(resolved -> {
+                Map<String, Object> view = engine.hydrate(in, resolved.copies());
+                Instant now = Instant.now();
+                Items before = engine.decompose(current.view(), current.refVersions(), current.version(),
+                        current.createdAt(), current.updatedAt());
+                Items after = engine.decompose(view, versions(resolved.copies()), current.version() + 1,
+                        current.createdAt(), now);
+                var changes = Aggregate.diff(before, after);
+                if (changes.isEmpty()) {
+                    // Nothing changed: no write, and the version (the ETag) stays.
+                    return Uni.createFrom().item(new Versioned(current.view(), current.version()));
+                }
+                Plan plan = AggregateWrites.update(engine, after, changes, current.version(), now)
+                        .guardedBy(resolved.sourceGuards());
+                return aggregates.write(engine, plan, snapshot.bySk()).map(done -> new Versioned(view, current.version() + 1));
+            });
+        })));
+    }
+
+    /**
+     * Deletes every item of the aggregate at the version read; a partition that does not form the aggregate (its root
+     * gone, members that do not fit) is cleaned whole instead: the way out of such a state.
+     */
+    public Uni<Void> delete(DeclaredAggregate aggregate, String id, Long ifMatch) {
+        Aggregate engine = aggregate.aggregate();
+        return readForWrite(aggregate, id, ifMatch)
+                .onFailure(e -> CairnException.is(e, CairnError.AggregateAssemblyError.class))
+                .recoverWithUni(() -> aggregates.purge(engine, id).replaceWith((Snapshot) null))
+                .chain(snapshot -> snapshot == null ? Uni.createFrom().voidItem() : deleteWhole(engine, snapshot));
+    }
+
+    private Uni<Void> deleteWhole(Aggregate engine, Snapshot snapshot) {
+        var current = snapshot.assembled();
+        Items items = engine.decompose(current.view(), current.refVersions(), current.version(),
+                current.createdAt(), current.updatedAt());
+        return aggregates.write(engine, AggregateWrites.delete(engine, items, current.version(), Instant.now()),
+                snapshot.bySk());
+    }
+
+    private Uni<Snapshot> readForWrite(DeclaredAggregate aggregate, String id, Long ifMatch) {
+        String what = aggregate.describe(id);
+        return aggregates.readForWrite(aggregate.aggregate(), id)
+                .onItem().ifNull().failWith(() -> EntityService.notFound(what))
+                .invoke(snapshot -> {
+                    if (snapshot.assembled() == null) {
+                        throw EntityService.notFound(what);
+                    }
+                    Http.requireVersion(what, ifMatch, snapshot.assembled().version());
+                });
+    }
+
+    /**
+     * Everything that needs no I/O: the aggregate's rules, then a dry decomposition with placeholder copies, which
+     * finds duplicate members and transaction groups that can never fit before a single call is made.
+     */
+    private static List<RefUse> checked(Aggregate engine, Map<String, Object> in) {
+        engine.checkRules(in);
+        List<RefUse> refs = engine.refs(in);
+        var placeholders = new HashMap<String, RefCopy>();
+        refs.forEach(use -> placeholders.put(Aggregate.refKey(use.ref(), use.id()), new RefCopy(Map.of("id", use.id()), 0)));
+        Instant now = Instant.now();
+        AggregateWrites.create(engine, engine.decompose(engine.hydrate(in, placeholders), Map.of(), 1, now, now));
+        return refs;
+    }
+
+    private static Map<String, Long> versions(Map<String, RefCopy> resolved) {
+        var versions = new HashMap<String, Long>();
+        resolved.forEach((key, copy) -> versions.put(key, copy.version()));
+        return versions;
+    }
+}
