@@ -872,9 +872,8 @@ final class AggregateReader {
             if (e.list() != null) {
                 seen.put(shape("GET", e.list().path()), e.name());
             }
-            if (e.index() != null && e.index().list() != null) {
-                seen.put(shape("GET", e.index().list().path()), e.name());
-            }
+            e.keyedIndexes().stream().filter(i -> i.list() != null)
+                    .forEach(i -> seen.put(shape("GET", i.list().path()), e.name()));
             e.indexes().stream().filter(i -> i.list() != null).forEach(i -> seen.put(shape("GET", i.list().path()), e.name()));
             if (e.copies() != null && e.copies().references() != null) {
                 seen.put(shape("GET", e.copies().references().path()), e.name());
