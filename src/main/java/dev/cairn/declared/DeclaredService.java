@@ -72,6 +72,7 @@ public class DeclaredService {
     @Inject TimeOrderedIds ids;
     @Inject DeclaredModels models;
     @Inject DeclaredShards shards;
+    @Inject DeclaredEmbeds embeds;
 
     /** A changed entity: the stored document, and the cascade's answer when it has copies. */
     public record Changed(DeclaredEntity entity, Stored<Doc> stored, Patched<Doc> cascaded) {
@@ -220,6 +221,9 @@ public class DeclaredService {
      */
     private Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc, java.util.Set<String> fromPath, boolean checkParent) {
         EntityModel model = entity.model();
+        if (DeclaredEmbeds.embeds(model)) {
+            return embeds.insert(entity, doc);   // whole copies: DeclaredEmbeds
+        }
         var refs = new ArrayList<RefModel>();
         if (model.parent() != null && checkParent) {
             refs.add(model.parent());
@@ -443,6 +447,11 @@ public class DeclaredService {
     public Uni<Changed> patch(DeclaredEntity entity, Address address, String parameter, String body, String contentType,
                               Long ifMatch, Mode mode) {
         actOn(entity, address, parameter);
+        if (DeclaredEmbeds.embeds(entity.model())) {
+            // whole copies: a changed ref is read and copied again (DeclaredEmbeds)
+            return embeds.patch(entity, address.identity(), what(entity, address), body, contentType, ifMatch)
+                    .map(stored -> new Changed(entity, stored, null));
+        }
         var immutable = new HashSet<>(entity.model().immutable());
         var shape = DocJson.shape(entity.model().fields());
         return change(entity, address, Offload.forBody(body,

@@ -1,6 +1,5 @@
 package dev.cairn.platform;
 
-import dev.cairn.cricket.SquadResource;
 import dev.cairn.jobs.CascadeJobResource;
 import dev.cairn.declared.DeclaredRoutes;
 import dev.cairn.declared.ModelFiles;
@@ -30,8 +29,7 @@ import static org.hamcrest.Matchers.not;
 @QuarkusTest
 class OperationsResourceTest {
 
-    static final List<Class<?>> RESOURCES = List.of(SquadResource.class, AccessPatternResource.class,
-            CascadeJobResource.class);
+    static final List<Class<?>> RESOURCES = List.of(AccessPatternResource.class, CascadeJobResource.class);
 
     @Test
     void theOpenApiDocumentHasEveryResourceRouteAndTheProblemSchema() {

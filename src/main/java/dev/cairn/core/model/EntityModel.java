@@ -195,11 +195,11 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
         return operations.get(op);
     }
 
-    /** Fields a client may never change: identity, refs, copies and every other server-set field. */
+    /** Fields a client may never change: identity, refs (but those embedding a whole copy), copies, server-set fields. */
     public List<String> immutable() {
         var out = new ArrayList<String>(identity);
         for (FieldModel f : fields) {
-            if ((f.serverSet() || f.name().equals(access.author()) || refs.stream().anyMatch(r -> r.field().equals(f.name())))
+            if ((f.serverSet() || f.name().equals(access.author()) || refs.stream().anyMatch(r -> r.field().equals(f.name()) && r.embed() == null))
                     && !out.contains(f.name())) {
                 out.add(f.name());
             }

@@ -208,6 +208,7 @@ public final class ModelReader {
         if (entities.isEmpty()) {
             throw fail(top, "declares no entities");
         }
+        EmbeddedRefs.check(file, entities);
         // Aggregates (AggregateReader): after the entities they copy, before the views and demo items.
         List<AggregateModel> aggregates = !keys.containsKey("aggregates") ? List.of()
                 : AggregateReader.read(file, keys.get("aggregates").node(), "aggregates", entities);
@@ -367,7 +368,14 @@ public final class ModelReader {
         var identity = new ArrayList<String>();
         RefModel parent = null;
         String parentShards = null;
-        if (map.containsKey("parent")) {
+        // An id no entity owns names the partition the items share (a squad's selections): 'parent: { id }' alone.
+        String partitionId = null;
+        if (map.containsKey("parent") && !map(map.get("parent"), Set.of("entity", "id", "shards")).containsKey("entity")) {
+            var parentMap = map(map.get("parent"), Set.of("id"));
+            partitionId = text(parentMap, "id", map.get("parent"));
+            identity.add(partitionId);
+            addServerField(fields, partitionId, map.get("parent"));
+        } else if (map.containsKey("parent")) {
             var parentMap = map(map.get("parent"), Set.of("entity", "id", "shards"));
             String parentEntity = text(parentMap, "entity", map.get("parent"));
             String parentId = text(parentMap, "id", map.get("parent"));
@@ -423,14 +431,22 @@ public final class ModelReader {
         if (parent != null && !pk.fieldNames().equals(List.of(parent.field()))) {
             throw fail(map.get("key"), "a child lives in its parent's partition: pk has exactly the field '" + parent.field() + "'");
         }
+        if (partitionId != null && !pk.fieldNames().equals(List.of(partitionId))) {
+            throw fail(map.get("key"), "the items share the partition their parent id names: pk has exactly the field '"
+                    + partitionId + "'");
+        }
         var refs = new ArrayList<RefModel>();
         if (map.containsKey("refs")) {
             map(map.get("refs"), null).forEach((field, refAt) -> {
-                var refMap = map(refAt, Set.of("entity", "copy", "actor"));
+                var refMap = map(refAt, Set.of("entity", "copy", "actor", "embed"));
                 String target = text(refMap, "entity", refAt);
                 if (!declaredFields.containsKey(target)) {
                     throw fail(refMap.get("entity"), "no entity '" + target + "' to refer to");
                 }
+                // A whole copy (EmbeddedRefs): the entity's fields under 'embed', answered, never taken from a body.
+                String embed = !refMap.containsKey("embed") ? null
+                        : EmbeddedRefs.embed(file, refMap.get("embed").node(), refMap.get("embed").where(), field, target,
+                        refMap.containsKey("copy") || refMap.containsKey("actor"), declaredFields.get(target), fields);
                 var copies = copies(refMap.get("copy"), target, declaredFields, fields);
                 if (fields.stream().noneMatch(f -> f.name().equals(field))) {
                     fields.add(new FieldModel(field, Kind.ID, true, null, null, null, null, null, null, null, null, null, null, null, false, refAt.line()));
@@ -444,7 +460,7 @@ public final class ModelReader {
                     replaceField(fields, field, f -> f.optional().described(f.description() != null ? f.description()
                             : "The author; the caller when absent (only cairn-admin may name someone else)"));
                 }
-                refs.add(new RefModel(field, target, copies, actor, refAt.line()));
+                refs.add(new RefModel(field, target, copies, actor, refAt.line(), embed));
             });
         }
         Owner owner = map.containsKey("owner") ? owner(map.get("owner"), parent, refs, fields) : null;
@@ -467,7 +483,7 @@ public final class ModelReader {
         ListModel list = !map.containsKey("list") ? null : list(map.get("list"), 1,
                 "list" + (parent == null ? "" : parent.entity()) + name + "s",
                 (parent == null ? "" : "A " + words(parent.entity()) + "'s ") + words(name) + "s");
-        if (list != null && parent == null) {
+        if (list != null && parent == null && partitionId == null) {
             throw fail(map.get("list"), "only a child is listed under its parent (declare 'parent')");
         }
         if (list != null && list.query() != null) {

@@ -4,22 +4,21 @@ import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.entity.EntitySpec;
-import dev.cairn.core.expr.SortCondition;
 import dev.cairn.core.item.RecordCodec;
 import dev.cairn.core.key.IndexKey;
 import dev.cairn.core.key.KeyTemplate;
 import dev.cairn.core.key.PrimaryKey;
-import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.Map;
 
 /**
- * Seed 003. Referenced entities live at {@code <TYPE>#<id>}. Every item embedding a copy of one carries its
- * ref-index key — players on gsi1 ({@code PLAYER#<id>}), teams, coaches and venues on gsi2 — so each copy can be
- * found by the source id with a Query (cascades, "the matches of a player"), never a Scan.
+ * The layout of models/cricket.yaml's teams, players and squad selections, written out by hand so that tests can put
+ * items straight into the table (hundreds of copies at once, or a copy as an older write left it) and find their
+ * keys. The served routes are the model file's: a test that writes these items and reads them through the API
+ * proves the two layouts are the same.
  */
-public final class CricketModel {
+final class CricketModel {
 
     static final KeyTemplate TEAM_KEY = KeyTemplate.of("TEAM#{id}");
     static final KeyTemplate PLAYER_KEY = KeyTemplate.of("PLAYER#{id}");
@@ -48,6 +47,7 @@ public final class CricketModel {
                             .string("squadId", SquadSelection::squadId).number("selectionNumber", SquadSelection::selectionNumber)
                             .nested("team", SquadSelection::team, TEAM_CODEC).nested("player", SquadSelection::player, PLAYER_CODEC)
                             .string("squadRole", s -> s.squadRole().text()).bool("isCaptain", SquadSelection::isCaptain)
+                            .string("teamId", s -> s.team().id()).string("playerId", s -> s.player().id())
                             .build(f -> new SquadSelection(f.string("squadId"), f.integer("selectionNumber"),
                                     f.nested("team", TEAM_CODEC), f.nested("player", PLAYER_CODEC),
                                     SquadSelection.SquadRole.of(f.string("squadRole")), f.bool("isCaptain"))))
@@ -82,16 +82,4 @@ public final class CricketModel {
     private static String selectionRefSort(SquadSelection s) {
         return SQUAD.render(s.squadId()) + "#" + SELECTION.render(s.selectionNumber());
     }
-
-    static QuerySpec selectionsOf(String squadId, int limit) {
-        return QuerySpec.table(SQUAD.render(squadId)).sort(SortCondition.beginsWith(SELECTION.prefix()))
-                .limit(limit).consistent().build();
-    }
-
-    /** Every squad selection embedding a player: one Query of the player's ref partition on gsi1. */
-    static QuerySpec selectionsOfPlayer(String playerId, int limit) {
-        return QuerySpec.on(Index.GSI1, PLAYER_REF.refPartition(playerId)).sort(SortCondition.beginsWith(SQUAD.prefix()))
-                .limit(limit).build();
-    }
-
 }
