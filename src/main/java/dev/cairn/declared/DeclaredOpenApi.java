@@ -184,6 +184,7 @@ public final class DeclaredOpenApi {
                     pathItem(openAPI, path).setDELETE(operation);
                 }
             }
+            numberIdentity(operation, entity, path);
             sortParameters(operation);
         }
         if (entity.list() != null) {
@@ -410,7 +411,8 @@ public final class DeclaredOpenApi {
             case INSTANT -> ref(INSTANT);
             // A named enum (schema: Role) is one schema of its own, which clients make one type of.
             case ENUM -> field.schema() != null ? ref(field.schema()) : string().enumeration(new ArrayList<>(field.values()));
-            case OBJECT -> nestedObject(field.fields());
+            // a whole copy of an entity (a ref's embed) is that entity's answer
+            case OBJECT -> field.schema() != null ? ref(field.schema()) : nestedObject(field.fields());
             case LIST -> OASFactory.createSchema().addType(SchemaType.ARRAY).items(fieldSchema(field.items()))
                     .minItems(field.minLength()).maxItems(field.maxLength());
         };
@@ -444,6 +446,30 @@ public final class DeclaredOpenApi {
             openAPI.getPaths().addPathItem(path, item);
         }
         return item;
+    }
+
+    /** A path parameter that fills a number identity field (by position) is documented as that field's key. */
+    private static void numberIdentity(Operation operation, EntityModel entity, String path) {
+        if (!entity.path().startsWith(path)) {
+            return;   // an owner path: its first parameter is the owner's
+        }
+        var names = new ArrayList<String>();
+        for (String segment : path.substring(1).split("/")) {
+            if (segment.startsWith("{")) {
+                names.add(segment.substring(1, segment.length() - 1));
+            }
+        }
+        for (int i = 0; i < names.size() && i < entity.identity().size(); i++) {
+            FieldModel field = entity.field(entity.identity().get(i)).orElse(null);
+            String name = names.get(i);
+            if (field != null && (field.kind() == FieldModel.Kind.INTEGER || field.kind() == FieldModel.Kind.NUMBER)
+                    && operation.getParameters() != null) {
+                Schema schema = keySchema(field);
+                schema.setFormat(null);
+                operation.getParameters().stream().filter(p -> p.getName().equals(name) && p.getIn() == Parameter.In.PATH)
+                        .forEach(p -> p.schema(schema));
+            }
+        }
     }
 
     static void pathParameters(Operation operation, String path) {

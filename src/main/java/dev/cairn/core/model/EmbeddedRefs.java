@@ -38,8 +38,7 @@ final class EmbeddedRefs {
             throw new ModelException(file, line, where, "'" + embed + "' is a field already: the copy needs a name of its own");
         }
         fields.add(new FieldModel(embed, Kind.OBJECT, false, null, null, null, null, null, null, List.copyOf(targetFields),
-                null, null, "The " + ModelReader.words(target) + " " + refField + " names, as copied (kept current)", null,
-                true, line));
+                null, null, null, null, true, line, target));   // its schema: the entity's answer (a $ref in the API document)
         return embed;
     }
 
