@@ -264,8 +264,32 @@ public class DeclaredResource {
         List<String> names = match.route().parameters();
         var out = new java.util.ArrayList<String>();
         for (int i = 0; i < names.size(); i++) {
-            out.add(Http.id(names.get(i), match.values().get(i)));
+            var number = wholeNumberIdentity(match.route(), i);
+            out.add(number == null ? Http.id(names.get(i), match.values().get(i))
+                    : String.valueOf(Http.wholeNumber(names.get(i), match.values().get(i), bound(number.min(), 0),
+                    bound(number.max(), Integer.MAX_VALUE))));
         }
         return out;
+    }
+
+    /**
+     * The integer identity field the route's {@code i}th parameter fills (an item path's parameters fill the identity
+     * by position), or null: such a parameter is a plain whole number within the field's bounds ("01", "+1" are 400s).
+     */
+    private static dev.cairn.core.model.FieldModel wholeNumberIdentity(DeclaredRoutes.Route route, int i) {
+        if (route.entity() == null || route.atOwner() || route.aggregate() != null || switch (route.action()) {
+            case CREATE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION -> false;
+            default -> true;
+        }) {
+            return null;
+        }
+        var model = route.entity().model();
+        return i >= model.identity().size() ? null : model.field(model.identity().get(i))
+                .filter(f -> f.kind() == dev.cairn.core.model.FieldModel.Kind.INTEGER).orElse(null);
+    }
+
+    private static int bound(java.math.BigDecimal limit, int otherwise) {
+        return limit == null ? otherwise : limit.max(java.math.BigDecimal.valueOf(Integer.MIN_VALUE))
+                .min(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)).intValue();
     }
 }

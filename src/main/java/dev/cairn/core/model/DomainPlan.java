@@ -165,8 +165,8 @@ public final class DomainPlan {
         for (EntityModel other : domain.entities().values()) {
             DeclaredEntity copier = entities.get(other.name());
             for (RefModel ref : other.refs()) {
-                if (!ref.entity().equals(source.name())) {
-                    continue;
+                if (!ref.entity().equals(source.name()) || ref.embed() != null) {
+                    continue;   // a whole copy (embed) is found with the others on the source's copies index, below
                 }
                 Function<String, QuerySpec> where = whereRefsAre(domain, other, ref, copier);
                 if (!ref.copies().isEmpty()) {
