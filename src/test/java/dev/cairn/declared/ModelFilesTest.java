@@ -12,10 +12,12 @@ class ModelFilesTest {
     @Test
     void everyShippedModelFileIsServable() {
         DomainPlan plan = ModelFiles.plan(Thread.currentThread().getContextClassLoader());
-        assertThat(plan.domains()).extracting(DomainModel::name).containsExactly("Library", "School", "Social", "Workspaces");
-        assertThat(plan.domains()).extracting(DomainModel::file).containsExactly("models/library.yaml", "models/school.yaml", "models/social.yaml",
-                "models/workspaces.yaml");
-        assertThat(plan.cascades()).extracting(spec -> spec.entity()).containsExactlyInAnyOrder("Book", "Author", "Student", "Course");
+        assertThat(plan.domains()).extracting(DomainModel::name).containsExactly("Cricket", "Library", "School", "Social",
+                "Workspaces");
+        assertThat(plan.domains()).extracting(DomainModel::file).containsExactly("models/cricket.yaml", "models/library.yaml",
+                "models/school.yaml", "models/social.yaml", "models/workspaces.yaml");
+        assertThat(plan.cascades()).extracting(spec -> spec.entity()).containsExactlyInAnyOrder("Book", "Author", "Student", "Course",
+                "Team", "Player", "Coach", "Venue");
         assertThat(plan.dependents("Member")).isNotNull();
         assertThat(plan.dependents("Loan")).isNull();
         var routes = new DeclaredRoutes(plan).all().stream().map(r -> r.method() + " " + r.template()).toList();
