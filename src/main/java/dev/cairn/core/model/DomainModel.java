@@ -15,7 +15,7 @@ public record DomainModel(String file, String name, String description, Map<Stri
 
     /** The same domain with other entity models (settings resolved). */
     public DomainModel withEntities(Map<String, EntityModel> replaced) {
-        return new DomainModel(file, name, description, replaced, views, demo);
+        return new DomainModel(file, name, description, replaced, views, demo, aggregates);
     }
 
 

@@ -170,7 +170,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
     public EntityModel withKeyedIndexes(List<IndexModel> replaced) {
         return new EntityModel(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, List.copyOf(replaced),
                 operations, list, describe, inputSchema, inputDescription, self, owner, timestamps, indexes, access,
-                parentShards, line);
+                parentShards, line, copies);
     }
 
     /** The ref that names who acts: the owner's, or one declared {@code actor}. */
