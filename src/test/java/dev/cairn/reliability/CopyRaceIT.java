@@ -32,13 +32,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that holds every write call back a while (so between W's read of a player and the commit of its copy there is
  * time), the patcher C reaches it directly. Each round W starts a write that embeds a player (a squad selection
  * created or re-pointed, a match created or changed, a match large enough for several transactions created or
- * replaced) and, a moment later, C renames that player with an eventual cascade. C's cascade, and its settle pass a
+ * replaced) or a product (a shop order created, or given a line, whose lines copy their products: the shop exists only
+ * as a model file) and, a moment later, C renames that player or product with an eventual cascade. C's cascade, and its settle pass a
  * second later, may run before W's copy exists; only a writer that checks the versions it copied when it commits
- * can keep such a copy from staying old. After the settle window every copy must show its player's current name.
+ * can keep such a copy from staying old. After the settle window every copy must show its source's current name.
  */
 class CopyRaceIT {
 
-    static final int ROUNDS = Integer.getInteger("copy-race.rounds", 30);
+    static final int ROUNDS = Integer.getInteger("copy-race.rounds", 32);
     /** Between round starts: rounds overlap, each on its own player. */
     static final Duration STAGGER = Duration.ofMillis(400);
     /** C's rename starts this long (at most) after W's write. */
@@ -57,10 +58,17 @@ class CopyRaceIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String GUARD_METRIC = "cairn_copies_guard_caught_total";
 
-    enum Kind { SELECTION_CREATE, SELECTION_PATCH, MATCH_CREATE, MATCH_PATCH, LARGE_MATCH_CREATE, LARGE_MATCH_PUT }
+    enum Kind {
+        SELECTION_CREATE, SELECTION_PATCH, MATCH_CREATE, MATCH_PATCH, LARGE_MATCH_CREATE, LARGE_MATCH_PUT, ORDER_CREATE, ORDER_PATCH;
+
+        /** The shop's rounds race a product's rename; the others a player's. */
+        boolean shop() {
+            return this == ORDER_CREATE || this == ORDER_PATCH;
+        }
+    }
 
     /** What one round did: its write on W and its rename on C, with when each was answered. */
-    record Round(int n, Kind kind, String player, Answer write, long writeSent, long writeAnswered, Answer rename,
+    record Round(int n, Kind kind, String source, Answer write, long writeSent, long writeAnswered, Answer rename,
                  long renameSent, long renameAnswered) {
 
         /** The rename was sent after the write and answered before it: it ran inside the write's window. */
@@ -113,7 +121,7 @@ class CopyRaceIT {
     }
 
     @Test
-    void everyCopyShowsItsPlayersCurrentNameAfterRenamesRacingTheWritesThatCopyThem() throws Exception {
+    void everyCopyShowsItsSourcesCurrentNameAfterRenamesRacingTheWritesThatCopyThem() throws Exception {
         List<String> raced = IntStream.range(0, ROUNDS).mapToObj(i -> "r" + i + "-" + k).toList();
         fixtures(raced);
         slowWrites.latency(WRITE_LATENCY_MIN, WRITE_LATENCY_MAX, "TransactWriteItems", "PutItem", "UpdateItem");
@@ -145,6 +153,9 @@ class CopyRaceIT {
         long overlapped = done.stream().filter(Round::overlapped).count();
         // Without the window the test proves nothing: most renames must run while a write is under way.
         assertThat(overlapped).as("rounds whose rename ran inside the write").isGreaterThanOrEqualTo(ROUNDS / 3);
+        // The shop's rounds too: a product renamed inside an order write that then succeeded.
+        long shopOverlapped = done.stream().filter(r -> r.kind().shop() && r.overlapped() && r.write().status() < 300).count();
+        assertThat(shopOverlapped).as("shop rounds whose rename ran inside a successful order write").isPositive();
 
         AssertionError notConverged = null;
         try {
@@ -157,9 +168,9 @@ class CopyRaceIT {
         long caught = guardCaught();
         var staleByKind = new TreeMap<Kind, Integer>();
         stale.forEach(s -> staleByKind.merge(Kind.valueOf(s.substring(0, s.indexOf(' '))), 1, Integer::sum));
-        System.out.printf("copy race: %d rounds (%d overlapped), races caught by the writer: %s, stale copies: %d %s,"
+        System.out.printf("copy race: %d rounds (%d overlapped, %d of them shop orders), races caught by the writer: %s, stale copies: %d %s,"
                         + " refused writes: %s, write latency %d-%d ms, settle %d ms, %d s%n",
-                ROUNDS, overlapped, caught, stale.size(), staleByKind,
+                ROUNDS, overlapped, shopOverlapped, caught, stale.size(), staleByKind,
                 refused, WRITE_LATENCY_MIN.toMillis(), WRITE_LATENCY_MAX.toMillis(), SETTLE.toMillis(),
                 Duration.ofNanos(System.nanoTime() - started).toSeconds());
         stale.forEach(s -> System.out.println("  stale: " + s));
@@ -172,24 +183,27 @@ class CopyRaceIT {
 
     // --- one round ----------------------------------------------------------------------------------------------
 
-    Round race(int n, String player) {
+    Round race(int n, String source) {
         Kind kind = Kind.values()[n % Kind.values().length];
         long writeSent = System.nanoTime();
         var writeAnswered = new AtomicLong();
         CompletableFuture<Answer> write = CompletableFuture.supplyAsync(() -> {
-            Answer answer = write(kind, n, player);
+            Answer answer = write(kind, n, source);
             writeAnswered.set(System.nanoTime());
             return answer;
         }, pool);
         sleep(ThreadLocalRandom.current().nextInt(MAX_PATCH_OFFSET_MS + 1));
         long renameSent = System.nanoTime();
-        Answer rename = send(patcher, "PATCH", "/players/" + player + "?cascade=eventual", "application/merge-patch+json",
+        Answer rename = kind.shop()
+                ? send(patcher, "PATCH", "/products/" + source + "?cascade=eventual", "application/merge-patch+json",
+                "{\"name\":\"Renamed" + n + "\"}")
+                : send(patcher, "PATCH", "/players/" + source + "?cascade=eventual", "application/merge-patch+json",
                 "{\"firstName\":\"Renamed" + n + "\"}");
         long renameAnswered = System.nanoTime();
-        return new Round(n, kind, player, write.join(), writeSent, writeAnswered.get(), rename, renameSent, renameAnswered);
+        return new Round(n, kind, source, write.join(), writeSent, writeAnswered.get(), rename, renameSent, renameAnswered);
     }
 
-    /** W's write that embeds {@code player}; what it changes was made beforehand by {@link #fixtures}. */
+    /** W's write that embeds {@code player} (a product in the shop's rounds); what it changes was made by {@link #fixtures}. */
     Answer write(Kind kind, int n, String player) {
         return switch (kind) {
             case SELECTION_CREATE -> send(writer, "POST", "/squads/sq-" + k + "/selections", "application/json",
@@ -203,6 +217,9 @@ class CopyRaceIT {
                             + "\",\"battingPosition\":2,\"isCaptain\":false}}]");
             case LARGE_MATCH_CREATE -> send(writer, "POST", "/matches", "application/json", largeMatch(n, player));
             case LARGE_MATCH_PUT -> send(writer, "PUT", "/matches/" + matchId(n), "application/json", largeMatch(n, player));
+            case ORDER_CREATE -> send(writer, "POST", "/orders", "application/json", order(n, List.of(player, fillerProduct())));
+            case ORDER_PATCH -> send(writer, "PATCH", "/orders/" + orderId(n), "application/json-patch+json",
+                    "[{\"op\":\"add\",\"path\":\"/lines/-\",\"value\":{\"productId\":\"" + player + "\",\"quantity\":2}}]");
         };
     }
 
@@ -218,6 +235,10 @@ class CopyRaceIT {
         players.addAll(raced);
         all(players.stream().map(id -> (Runnable) () -> created(patcher, "/players", "{\"id\":\"" + id
                 + "\",\"firstName\":\"Original\",\"lastName\":\"Player\",\"role\":\"batter\"}")).toList());
+        var products = new ArrayList<String>(List.of(fillerProduct()));
+        IntStream.range(0, raced.size()).filter(n -> Kind.values()[n % Kind.values().length].shop()).forEach(n -> products.add(raced.get(n)));
+        all(products.stream().map(id -> (Runnable) () -> created(patcher, "/products", "{\"id\":\"" + id
+                + "\",\"name\":\"Original\",\"brand\":\"race\",\"price\":10}")).toList());
         // What the rounds that change something change: made now, embedding fillers only.
         var before = new ArrayList<Runnable>();
         for (int n = 0; n < raced.size(); n++) {
@@ -228,6 +249,7 @@ class CopyRaceIT {
                 case MATCH_PATCH -> before.add(() -> created(patcher, "/matches",
                         match(matchId(round), List.of(fillers.get(0)), List.of(fillers.get(1)))));
                 case LARGE_MATCH_PUT -> before.add(() -> created(patcher, "/matches", largeMatch(round, fillers.get(2 * SHEET - 1))));
+                case ORDER_PATCH -> before.add(() -> created(patcher, "/orders", order(round, List.of(fillerProduct()))));
                 default -> {
                 }
             }
@@ -238,6 +260,24 @@ class CopyRaceIT {
     String selection(int n, String player) {
         return "{\"selectionNumber\":" + (n + 1) + ",\"teamId\":\"t1-" + k + "\",\"playerId\":\"" + player
                 + "\",\"squadRole\":\"batter\",\"isCaptain\":false}";
+    }
+
+    String fillerProduct() {
+        return "pf-" + k;
+    }
+
+    String orderId(int n) {
+        return "o" + n + "-" + k;
+    }
+
+    /** A shop order whose lines copy {@code products}. */
+    String order(int n, List<String> products) {
+        var lines = new StringBuilder();
+        for (int i = 0; i < products.size(); i++) {
+            lines.append(i > 0 ? "," : "").append("{\"productId\":\"").append(products.get(i)).append("\",\"quantity\":1}");
+        }
+        return "{\"id\":\"" + orderId(n) + "\",\"customerId\":\"c-" + k + "\",\"status\":\"placed\","
+                + "\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},\"lines\":[" + lines + "]}";
     }
 
     String matchId(int n) {
@@ -270,8 +310,8 @@ class CopyRaceIT {
     // --- what the rounds left ---------------------------------------------------------------------------------------
 
     /**
-     * Every copy of a raced player that does not show the player's current name, read through C: the round's
-     * selection or match (GET), and the player (GET). A write W was refused left no copy to check.
+     * Every copy of a raced player or product that does not show its current name, read through C: the round's
+     * selection, match or order (GET), and the player or product (GET). A write W was refused left no copy to check.
      */
     List<String> stale(List<Round> rounds) {
         var stale = new ArrayList<String>();
@@ -279,9 +319,13 @@ class CopyRaceIT {
             if (r.write().status() >= 300) {
                 continue;
             }
-            String current = ok(send(patcher, "GET", "/players/" + r.player(), null, null)).path("firstName").asText();
+            String name = r.kind().shop() ? "name" : "firstName";
+            String current = ok(send(patcher, "GET", (r.kind().shop() ? "/products/" : "/players/") + r.source(), null, null))
+                    .path(name).asText();
             var copies = new ArrayList<JsonNode>();
             switch (r.kind()) {
+                case ORDER_CREATE, ORDER_PATCH -> ok(send(patcher, "GET", "/orders/" + orderId(r.n()), null, null)).path("lines")
+                        .forEach(line -> copies.add(line.path("product")));
                 case SELECTION_CREATE, SELECTION_PATCH -> copies.add(ok(send(patcher, "GET",
                         "/squads/sq-" + k + "/selections/" + (r.n() + 1), null, null)).path("player"));
                 default -> {
@@ -291,11 +335,11 @@ class CopyRaceIT {
                     }
                 }
             }
-            var ofPlayer = copies.stream().filter(c -> r.player().equals(c.path("id").asText())).toList();
-            assertThat(ofPlayer).as("round %d (%s): the written copy of %s", r.n(), r.kind(), r.player()).hasSize(1);
-            ofPlayer.stream().filter(c -> !current.equals(c.path("firstName").asText())).forEach(c -> stale.add(
-                    r.kind() + " round " + r.n() + ": " + r.player() + " copy '" + c.path("firstName").asText()
-                            + "', player '" + current + "'"));
+            var ofSource = copies.stream().filter(c -> r.source().equals(c.path("id").asText())).toList();
+            assertThat(ofSource).as("round %d (%s): the written copy of %s", r.n(), r.kind(), r.source()).hasSize(1);
+            ofSource.stream().filter(c -> !current.equals(c.path(name).asText())).forEach(c -> stale.add(
+                    r.kind() + " round " + r.n() + ": " + r.source() + " copy '" + c.path(name).asText()
+                            + "', source '" + current + "'"));
         }
         return stale;
     }
