@@ -290,6 +290,15 @@ final class AggregateReader {
         Node root = new Node(type, label, name, input[0], optional(map, "description", null), rootChildren, null, null,
                 at.line());
         checkInputNames(root, map.get("fields") == null ? at : map.get("fields"));
+        for (Child child : rootChildren) {
+            // A read's first page must hold the root (the proof the rest was read from the same state): labels are
+            // upper-case ASCII words, so String order is the key order.
+            if (child.node() != null && label.compareTo(child.node().label()) >= 0) {
+                throw fail(map.get("label") == null ? at : map.get("label"), "the root's label " + label
+                        + " must sort before every member's: " + child.name() + " is " + child.node().label()
+                        + " (name the root e.g. HEAD, or give the member a later label)");
+            }
+        }
         var context = new ArrayList<String>();
         if (map.containsKey("context")) {
             for (String field : names(map.get("context"))) {
