@@ -13,6 +13,7 @@ import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.model.AggregateModel;
 import dev.cairn.core.model.AggregateModel.Appearances;
 import dev.cairn.core.model.CopiesModel;
 import dev.cairn.core.model.DeclaredAggregate;
@@ -79,7 +80,24 @@ public class DeclaredAggregates {
      */
     public Uni<Page<Map<String, Object>>> list(DeclaredAggregate aggregate, String list, String key, int limit,
                                                String cursor) {
+        checkByField(aggregate, list, key);
         return aggregates.list(aggregate.aggregate(), aggregate.listing(list), key, limit, cursor);
+    }
+
+    /**
+     * A list by one of the root's own fields (an order's status) reads the path's value by that field's rules, as an
+     * index listing does: a value the field cannot hold is a 400 naming it, before any call, not an empty page.
+     */
+    private static void checkByField(DeclaredAggregate aggregate, String list, String key) {
+        aggregate.model().lists().stream().filter(l -> l.name().equals(list)).findFirst()
+                .flatMap(l -> l.by().keySet().stream().filter(path -> !path.contains(".")).findFirst())
+                .flatMap(path -> aggregate.model().root().children().stream()
+                        .filter(c -> c.kind() == AggregateModel.Kind.FIELD && c.name().equals(path)).findFirst())
+                .ifPresent(child -> {
+                    var values = new LinkedHashMap<String, Object>();
+                    values.put(child.name(), key);
+                    DocJson.valid(List.of(child.field()), values, true);
+                });
     }
 
     /** The members of one type that copy an entity: ONE Query of its copies' partition (the entity's ref index). */
