@@ -221,11 +221,11 @@ final class AggregateOpenApi {
             addSummary(openAPI, aggregate, plan);
         }
         for (AggregateModel.Listing list : aggregate.lists()) {
-            listing(openAPI, domain, list.route(), list.answer(), aggregate.summary().schema() + "Page");
+            listing(openAPI, domain, list.route(), list.answer(), aggregate.summary().schema() + "Page", aggregate.byField(list));
         }
         for (Appearances found : aggregate.appearances()) {
             addAppearance(openAPI, aggregate, found, plan);
-            listing(openAPI, domain, found.route(), "OK", found.schema() + "Page");
+            listing(openAPI, domain, found.route(), "OK", found.schema() + "Page", null);
         }
     }
 
@@ -233,10 +233,15 @@ final class AggregateOpenApi {
         return op.answer() != null ? op.answer() : otherwise;
     }
 
-    private static void listing(OpenAPI openAPI, DomainModel domain, ListModel route, String answer, String page) {
+    private static void listing(OpenAPI openAPI, DomainModel domain, ListModel route, String answer, String page,
+                                FieldModel byField) {
         Operation operation = OASFactory.createOperation().operationId(route.operationId()).summary(route.summary())
                 .tags(List.of(domain.name()));
         DeclaredOpenApi.pathParameters(operation, route.path());
+        if (byField != null) {
+            // Its one parameter is read by the field's rules (an enum's values): documented as that field.
+            operation.getParameters().get(0).schema(DeclaredOpenApi.keySchema(byField));
+        }
         operation.addParameter(DeclaredOpenApi.query("cursor")).addParameter(DeclaredOpenApi.query("limit"));
         operation.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok(answer, page)));
         DeclaredOpenApi.sortParameters(operation);
@@ -379,6 +384,6 @@ final class AggregateOpenApi {
                     .required(List.of("entityType", "pk", "sk", "copies")));
             page(openAPI, REFERENCE + "Page", REFERENCE);
         }
-        listing(openAPI, domain, route, "OK", REFERENCE + "Page");
+        listing(openAPI, domain, route, "OK", REFERENCE + "Page", null);
     }
 }

@@ -13,7 +13,6 @@ import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.JsonAttributes;
 import dev.cairn.core.key.PrimaryKey;
-import dev.cairn.core.model.AggregateModel;
 import dev.cairn.core.model.AggregateModel.Appearances;
 import dev.cairn.core.model.CopiesModel;
 import dev.cairn.core.model.DeclaredAggregate;
@@ -90,13 +89,11 @@ public class DeclaredAggregates {
      */
     private static void checkByField(DeclaredAggregate aggregate, String list, String key) {
         aggregate.model().lists().stream().filter(l -> l.name().equals(list)).findFirst()
-                .flatMap(l -> l.by().keySet().stream().filter(path -> !path.contains(".")).findFirst())
-                .flatMap(path -> aggregate.model().root().children().stream()
-                        .filter(c -> c.kind() == AggregateModel.Kind.FIELD && c.name().equals(path)).findFirst())
-                .ifPresent(child -> {
+                .map(l -> aggregate.model().byField(l))
+                .ifPresent(field -> {
                     var values = new LinkedHashMap<String, Object>();
-                    values.put(child.name(), key);
-                    DocJson.valid(List.of(child.field()), values, true);
+                    values.put(field.name(), key);
+                    DocJson.valid(List.of(field), values, true);
                 });
     }
 

@@ -252,7 +252,7 @@ public final class DeclaredOpenApi {
     public static final String KEY_CONDITION = "x-key-condition";
 
     /** A key field's schema as a parameter: its field's, without the description and example of the body member. */
-    private static Schema keySchema(FieldModel field) {
+    static Schema keySchema(FieldModel field) {
         return fieldSchema(new FieldModel(field.name(), field.kind(), field.required(), field.minLength(), field.maxLength(),
                 field.min(), field.max(), field.pattern(), field.values(), field.fields(), field.items(), null, null, null,
                 false, field.line()));

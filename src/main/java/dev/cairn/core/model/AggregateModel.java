@@ -84,6 +84,14 @@ public record AggregateModel(String name, KeyTemplate partition, String idField,
         }
     }
 
+    /** The root's own field a list is by (an order's status), whose rules read the path's value; null otherwise. */
+    public FieldModel byField(Listing list) {
+        return list.by().keySet().stream().filter(path -> !path.contains(".")).findFirst()
+                .flatMap(path -> root.children().stream()
+                        .filter(c -> c.kind() == Kind.FIELD && c.name().equals(path)).findFirst())
+                .map(Child::field).orElse(null);
+    }
+
     /**
      * A list of the aggregate's roots, newest first: every root ({@code all}: on {@code index}, spread over
      * {@code shards} partitions) or the roots that hold an id at a view path ({@code by}: path → index, one list per

@@ -232,7 +232,9 @@ class GenerativeContractTest {
                 continue;
             }
             JsonNode schema = parameter.path("schema");
-            String value = types(schema).contains("integer") ? String.valueOf(integer(schema)) : "gen-" + word(8);
+            // An enumerated parameter (an aggregate's list by status) takes one of its values, as the document says.
+            String value = schema.has("enum") ? schema.path("enum").get(random.nextInt(schema.path("enum").size())).asText()
+                    : types(schema).contains("integer") ? String.valueOf(integer(schema)) : "gen-" + word(8);
             pathValues.put(parameter.path("name").asText(), value);
             path = path.replace("{" + parameter.path("name").asText() + "}", URLEncoder.encode(value, StandardCharsets.UTF_8));
         }
