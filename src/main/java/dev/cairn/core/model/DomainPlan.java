@@ -9,8 +9,10 @@ import dev.cairn.core.query.QuerySpec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -191,6 +193,9 @@ public final class DomainPlan {
             }
         }
         CopiesModel whole = source.copies();
+        if (whole != null && whole.targets() != null) {
+            checkTargets(domain, source.name(), whole);
+        }
         if (whole != null) {
             // Whole copies (aggregate members, embedded refs) are all on the source's ref index: ONE Query finds them.
             Function<String, QuerySpec> copiesOf = id -> QuerySpec.on(whole.index(), whole.partitionOf(id)).build();
@@ -207,6 +212,38 @@ public final class DomainPlan {
         }
         if (!dependentQueries.isEmpty()) {
             dependents.put(source.name(), id -> dependentQueries.stream().map(q -> q.apply(id)).toList());
+        }
+    }
+
+    /**
+     * A cascade's targets are item types that hold a whole copy of the source: a name that holds none (a misspelt
+     * one) would silently leave every copy a snapshot.
+     */
+    private void checkTargets(DomainModel domain, String source, CopiesModel whole) {
+        var holders = new LinkedHashSet<String>();
+        aggregates.values().forEach(a -> collectHolders(a.model().root(), source, holders));
+        entities.values().forEach(e -> e.model().refs().stream()
+                .filter(r -> r.embed() != null && r.entity().equals(source)).findFirst()
+                .ifPresent(r -> holders.add(e.name())));
+        for (String target : whole.targets()) {
+            if (!holders.contains(target)) {
+                throw new ModelException(domain.file(), whole.line(), "entities." + source + ".copies.targets", "'"
+                        + target + "' holds no copy of " + source + " (the item types that do: "
+                        + (holders.isEmpty() ? "none" : String.join(", ", holders)) + ")");
+            }
+        }
+    }
+
+    /** The item types under a node that hold a whole copy of an entity: an inline ref's holder, a copy member. */
+    private static void collectHolders(AggregateModel.Node node, String entity, Set<String> out) {
+        for (AggregateModel.Child child : node.children()) {
+            if (child.kind() == AggregateModel.Kind.REF && child.entity().equals(entity)) {
+                out.add(node.type());
+            } else if (child.kind() == AggregateModel.Kind.COPY && child.entity().equals(entity)) {
+                out.add(child.node().type());
+            } else if (child.node() != null) {
+                collectHolders(child.node(), entity, out);
+            }
         }
     }
 

@@ -197,6 +197,17 @@ class AggregateDeclarationTest {
                 }));
     }
 
+    @Test
+    void aRequiredOneMemberLeftOutIsRefusedByTheInputRulesAndByTheEngine() {
+        var input = input("v1", null);
+        ((Map<?, ?>) input.get("home")).remove("kit");
+        assertThat(FieldRules.check(FIXTURE.inputFields(), input, false))
+                .extracting(FieldRules.Violation::field).containsExactly("home.kit");
+        assertThatThrownBy(() -> items(input)).isInstanceOfSatisfying(CairnException.class, e ->
+                assertThat(e.error()).isInstanceOfSatisfying(CairnError.AggregateDecompositionError.class,
+                        error -> assertThat(error.member()).isEqualTo("home.kit")));
+    }
+
     // --- (b) parts bound by role ----------------------------------------------------------------------------------
 
     @Test
@@ -307,5 +318,17 @@ class AggregateDeclarationTest {
         in.put("refereeId", "p1");
         DomainPlan everyCopy = plan(EVERY_COPY);
         assertThat(rewritten(everyCopy, items(in), "p1")).containsExactlyInAnyOrder("HEAD", "REFEREE", "SIDE#home#PLAYER#p1");
+    }
+
+    @Test
+    void aCascadeTargetThatHoldsNoCopyIsRefusedAtItsLine() {
+        // a misspelt target would leave every copy a snapshot, silently
+        for (String target : List.of("FixturePlayr", "FixtureVenue")) {
+            assertThatThrownBy(() -> plan("{ index: gsi1, targets: [" + target + "] }"))
+                    .isInstanceOf(ModelException.class)
+                    .hasMessageStartingWith("models/league.yaml:6: entities.Player.copies.targets:")
+                    .hasMessageContaining("'" + target + "' holds no copy of Player")
+                    .hasMessageContaining("FixtureReferee, FixturePlayer");
+        }
     }
 }
