@@ -230,7 +230,7 @@ document.querySelectorAll('.examples a').forEach(a => a.addEventListener('click'
 
 // --- Access patterns -----------------------------------------------------------------------------------------
 // Example values for route parameters, from the dev-mode demo data; a generated project id is looked up (resolveDemoIds).
-const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', projectId: '', status: 'ACTIVE',
+const EXAMPLES = { cid: 'math204', sid: 'a91', uid: 'alice', projectId: '',
   squadId: 'aus#2024-25#BGT', number: '1', playerId: 'kohli-01', teamId: 'aus', venueId: 'mcg' };
 const ID_BY_ROUTE = { '/matches/': 'bgt-2025-test-1', '/courses/': 'math204', '/players/': 'kohli-01', '/teams/': 'aus',
   '/users/': 'alice', '/workspaces/': 'acme' };

@@ -117,7 +117,29 @@ public final class DomainPlan {
     }
 
     public static DomainPlan of(List<DomainModel> domains) {
+        checkOneKindOfTenant(domains);
         return new DomainPlan(domains);
+    }
+
+    /**
+     * A token's tenant claim ({@code workspaces}) names ids of ONE kind: two entities that are tenants themselves
+     * ({@code tenant:} their own id) would let a caller scoped to workspace X into the other's X too.
+     */
+    private static void checkOneKindOfTenant(List<DomainModel> domains) {
+        String first = null;
+        for (DomainModel domain : domains) {
+            for (EntityModel entity : domain.entities().values()) {
+                if (entity.access().tenant() == null || !entity.access().tenant().equals(entity.idField())) {
+                    continue;
+                }
+                if (first != null) {
+                    throw new ModelException(domain.file(), entity.line(), "entities." + entity.name() + ".tenant",
+                            "the token's workspaces claim already names " + first + " ids: a second kind of tenant would "
+                                    + "share its ids (declare the entity self and private for a user's own data)");
+                }
+                first = entity.name();
+            }
+        }
     }
 
     public List<DomainModel> domains() {

@@ -134,4 +134,33 @@ class WriteShardModelTest {
                 """;
         assertThat(ModelReaderTest.failure(between).getMessage()).contains("'Draft' sorts between Card and Board");
     }
+
+    @Test
+    void aSecondKindOfTenantIsRefusedAsItWouldShareTheWorkspacesClaim() {
+        String workspaces = """
+                domain: A
+                entities:
+                  Workspace:
+                    key: { pk: "WS#{id}", sk: WORKSPACE }
+                    path: /workspaces/{id}
+                    tenant: id
+                    fields: { id: id }
+                """;
+        String accounts = """
+                domain: B
+                entities:
+                  Account:
+                    key: { pk: "ACC#{id}", sk: ACCOUNT }
+                    path: /accounts/{id}
+                    tenant: id
+                    fields: { id: id }
+                """;
+        var a = ModelReader.read("models/a.yaml", workspaces);
+        var b = ModelReader.read("models/b.yaml", accounts);
+        assertThat(DomainPlan.of(List.of(a)).entity("Workspace")).isNotNull();
+        ModelException e = org.assertj.core.api.Assertions.catchThrowableOfType(() -> DomainPlan.of(List.of(a, b)),
+                ModelException.class);
+        assertThat(e.getMessage()).startsWith("models/b.yaml:").contains("entities.Account.tenant")
+                .contains("already names Workspace ids");
+    }
 }

@@ -18,13 +18,14 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
 /**
- * The shop's customer accounts are tenants (declared {@code tenant: id}, and {@code tenant: customerId} on their
- * events): with authentication on, a caller scoped to other accounts meets an account and its events exactly as if
- * they were missing, and the products orders copy are reference data only an admin deletes.
+ * The shop's customer accounts are their users' own (declared {@code self} and {@code private}, and {@code private}
+ * on their events): with authentication on, any caller but the account's user (or an admin) — whatever its workspace
+ * scope — meets an account and its events exactly as if they were missing, and the products orders copy are reference
+ * data only an admin deletes.
  */
 @QuarkusTest
 @TestProfile(AuthEnabledProfile.class)
-class ShopTenancyResourceTest {
+class ShopAccountsResourceTest {
 
     private static final String PROBLEM = "application/problem+json";
 
@@ -54,7 +55,8 @@ class ShopTenancyResourceTest {
         customerWithEvents(theirs, 3);
         String theirEvent = as(TestTokens.admin()).get("/customers/{c}/events", theirs).then().statusCode(200)
                 .extract().path("items[0].id");
-        String writer = TestTokens.bearer("wendy", List.of(mine), "cairn-writer");
+        // the account's own user, scoped to every workspace: the scope is not what lets it in, its subject is
+        String writer = TestTokens.bearer(mine, List.of("*"), "cairn-writer");
 
         as(writer).queryParam("include", "events").get("/customers/{id}", mine).then().statusCode(200)
                 .body("events.items", hasSize(2));
@@ -80,11 +82,12 @@ class ShopTenancyResourceTest {
         as(TestTokens.admin()).get("/customers/{c}/events", theirs).then().statusCode(200).body("items", hasSize(3));
         as(TestTokens.admin()).get("/customers/{id}", theirs).then().statusCode(200).body("name", equalTo("N"));
 
-        // creating an account out of scope is refused; a reader with no accounts sees none
+        // creating someone else's account is refused; a reader scoped to a workspace of the account's name sees nothing
         as(writer).contentType(ContentType.JSON)
                 .body("{\"id\":\"" + unique("cust-c") + "\",\"name\":\"N\",\"email\":\"n@example.org\"}")
                 .post("/customers").then().statusCode(403).contentType(PROBLEM).body("code", equalTo("Forbidden"));
-        as(TestTokens.bearer("nobody", null, "cairn-reader")).get("/customers/{id}", mine).then().statusCode(404);
+        as(TestTokens.bearer("nobody", List.of(mine), "cairn-reader")).get("/customers/{id}", mine).then().statusCode(404);
+        as(TestTokens.bearer("nobody", List.of("*"), "cairn-reader")).get("/customers/{c}/events", mine).then().statusCode(404);
     }
 
     @Test
