@@ -88,9 +88,14 @@ final class AggregatePatterns {
         return out;
     }
 
-    /** The id a demo input holds at a view path: {@code team1.team.id} is the input's {@code team1.teamId}. */
+    /** The value a demo input holds at a view path: a root field its own, {@code team1.team.id} the input's {@code team1.teamId}. */
     private static String example(Map<String, Object> demo, String viewPath) {
         String[] steps = viewPath.split("\\.");
+        if (steps.length == 1) {
+            // a root field (an order's status): the demo input's own value
+            Object value = demo.get(viewPath);
+            return value == null ? "example" : value.toString();
+        }
         Object at = demo;
         for (int i = 0; i < steps.length - 2 && at instanceof Map<?, ?> map; i++) {
             at = map.get(steps[i]);
