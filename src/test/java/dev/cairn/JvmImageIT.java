@@ -125,6 +125,8 @@ class JvmImageIT {
         env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(management));
         env.put("MP_JWT_VERIFY_ISSUER", TestTokens.ISSUER);
         env.put("MP_JWT_VERIFY_AUDIENCES", TestTokens.AUDIENCE);
+        // The call counts asserted below are diagnostics headers, which the shipped ConfigMap turns off.
+        env.put("CAIRN_DIAGNOSTICS_HEADERS", "true");
         Path jwtVolume = Files.createTempDirectory("cairn-jwt");
         Files.copy(TestTokens.PUBLIC_KEY_FILE, jwtVolume.resolve("public-key.pem"));
         // As a Secret volume: readable by the pod's user, not writable.
