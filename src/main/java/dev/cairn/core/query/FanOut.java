@@ -145,9 +145,22 @@ public final class FanOut {
                 queue.add(new Head(page.shard(), 0, sortOf(page.items().get(0), sortKeyOf(page.shard()))));
             }
         }
+        // A shard that stopped before its end (a filter dropped items, or its 1 MB was full) may hold unread items
+        // right after its LastEvaluatedKey: nothing of another shard that sorts past that frontier is taken before
+        // them. The page may come out short (even empty), never out of order.
+        String frontier = null;
+        for (ShardPage page : pages) {
+            if (page.lastEvaluatedKey() != null) {
+                String stop = sortOf(page.lastEvaluatedKey(), sortKeyOf(page.shard()));
+                frontier = frontier == null || order.compare(stop, frontier) < 0 ? stop : frontier;
+            }
+        }
         int[] taken = new int[shards.size()];
         var items = new ArrayList<Map<String, AttributeValue>>();
         while (items.size() < limit() && !queue.isEmpty()) {
+            if (frontier != null && order.compare(queue.peek().sort(), frontier) > 0) {
+                break;
+            }
             Head head = queue.poll();
             List<Map<String, AttributeValue>> list = byShard[head.shard()].items();
             items.add(list.get(head.offset()));

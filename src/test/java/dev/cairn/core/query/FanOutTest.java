@@ -82,6 +82,61 @@ class FanOutTest {
         }
     }
 
+    /**
+     * Shards read through a filter: each Query evaluates up to {@code limit} items and returns only those the filter
+     * keeps (the hidden ones end in "-x"), with a LastEvaluatedKey whenever it stopped at the limit — so a shard may
+     * answer few or no items while it still holds more.
+     */
+    static FanOut.ShardPage readFiltered(List<List<String>> data, int shard, FanOut.Position position, int limit) {
+        FanOut.ShardPage evaluated = read(data, shard, position, limit);
+        return new FanOut.ShardPage(shard, evaluated.items().stream().filter(i -> !i.get("sk").s().endsWith("-x")).toList(),
+                evaluated.lastEvaluatedKey());
+    }
+
+    @Test
+    void filteredShardsThatStopEarlyNeverLetAnotherShardsLaterItemsJumpAheadOfTheirUnreadOnes() {
+        var random = new Random(11);
+        for (int round = 0; round < 300; round++) {
+            int shards = 2 + random.nextInt(5);
+            int limit = 1 + random.nextInt(5);
+            var data = new ArrayList<List<String>>();
+            var visible = new TreeMap<String, Integer>(java.util.Comparator.reverseOrder());
+            for (int s = 0; s < shards; s++) {
+                var sorts = new ArrayList<String>();
+                int count = random.nextInt(15);
+                for (int i = 0; i < count; i++) {
+                    boolean hidden = random.nextInt(3) == 0;
+                    String sort = "I#" + String.format("%06d", random.nextInt(1_000_000)) + "-" + s + "-" + i
+                            + (hidden ? "-x" : "");
+                    sorts.add(sort);
+                    if (!hidden) {
+                        visible.put(sort, s);
+                    }
+                }
+                sorts.sort(java.util.Comparator.reverseOrder());
+                data.add(sorts);
+            }
+            FanOut fanOut = listing(shards, limit);
+            var listed = new ArrayList<String>();
+            Map<String, AttributeValue> cursor = null;
+            int pages = 0;
+            do {
+                List<FanOut.Position> positions = fanOut.positions(cursor);
+                var answers = new ArrayList<FanOut.ShardPage>();
+                for (int s = 0; s < shards; s++) {
+                    if (!positions.get(s).done()) {
+                        answers.add(readFiltered(data, s, positions.get(s), limit));
+                    }
+                }
+                FanOut.Merged merged = fanOut.merge(positions, answers);
+                merged.items().forEach(i -> listed.add(i.get("sk").s()));
+                cursor = merged.next();
+                assertThat(++pages).isLessThan(1000);
+            } while (cursor != null);
+            assertThat(listed).as("round %d", round).containsExactlyElementsOf(visible.keySet());
+        }
+    }
+
     @Test
     void aShardThatGaveNothingKeepsItsPositionAndAFinishedShardIsMarkedDone() {
         FanOut fanOut = listing(3, 2);
