@@ -18,11 +18,13 @@ import dev.cairn.core.model.CopiesModel;
 import dev.cairn.core.model.DeclaredAggregate;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.Doc;
+import dev.cairn.core.expr.Condition;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
 import dev.cairn.platform.Offload;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.service.EntityService;
 import dev.cairn.store.AggregateStore;
 import dev.cairn.store.AggregateStore.Snapshot;
@@ -70,7 +72,32 @@ public class DeclaredAggregates {
     public Uni<Versioned> find(DeclaredAggregate aggregate, String id) {
         return aggregates.read(aggregate.aggregate(), id)
                 .onItem().ifNull().failWith(() -> EntityService.notFound(aggregate.describe(id)))
+                .invoke(s -> requireVisible(aggregate, id, s.assembled().view()))
                 .map(s -> new Versioned(s.assembled().view(), s.assembled().version()));
+    }
+
+    // --- tenant scope -------------------------------------------------------------------------------------------
+
+    /** The tenant an aggregate's view (or input) names; null when the aggregate declares none. */
+    private static String tenantOf(DeclaredAggregate aggregate, Map<String, Object> values) {
+        String field = aggregate.model().access().tenant();
+        return field == null ? null : String.valueOf(values.get(field));
+    }
+
+    /** Another tenant's aggregate answers exactly as a missing one: the same 404, before any version is compared. */
+    private static void requireVisible(DeclaredAggregate aggregate, String id, Map<String, Object> view) {
+        String tenant = tenantOf(aggregate, view);
+        if (tenant != null && !Caller.current().canSee(tenant)) {
+            throw EntityService.notFound(aggregate.describe(id));
+        }
+    }
+
+    /** An aggregate written into a tenant out of the caller's scope: 403, whether or not that tenant exists. */
+    private static void requireWritable(DeclaredAggregate aggregate, Map<String, Object> input) {
+        String tenant = tenantOf(aggregate, input);
+        if (tenant != null) {
+            Caller.current().requireCreatable(tenant);
+        }
     }
 
     /**
@@ -80,7 +107,25 @@ public class DeclaredAggregates {
     public Uni<Page<Map<String, Object>>> list(DeclaredAggregate aggregate, String list, String key, int limit,
                                                String cursor) {
         checkByField(aggregate, list, key);
-        return aggregates.list(aggregate.aggregate(), aggregate.listing(list), key, limit, cursor);
+        String tenant = aggregate.model().access().tenant();
+        Caller caller = tenant == null ? null : Caller.current();
+        Condition scope = null;
+        if (caller != null && !caller.allWorkspaces()) {
+            var listing = aggregate.model().lists().stream().filter(l -> l.name().equals(list)).findFirst().orElseThrow();
+            if (listing.by().containsKey(tenant)) {
+                // a list by the tenant itself: another tenant's answers as a missing one
+                if (!caller.canSee(key)) {
+                    throw EntityService.notFound("workspace " + key);
+                }
+            } else if (caller.workspaceList().isEmpty()) {
+                return Uni.createFrom().item(new Page<>(List.of(), null));
+            } else {
+                // a list that mixes tenants: the caller's page holds its own tenants' roots only (a filter, bound
+                // into the cursor, so a cursor of one scope cannot be replayed by a caller of another)
+                scope = Condition.in(tenant, caller.workspaceList().stream().map(AttributeValue::fromS).toList());
+            }
+        }
+        return aggregates.list(aggregate.aggregate(), aggregate.listing(list), key, limit, cursor, scope);
     }
 
     /**
@@ -154,7 +199,9 @@ public class DeclaredAggregates {
      * committed makes the whole create run again (RefChanged).
      */
     public Uni<Versioned> create(DeclaredAggregate aggregate, String body) {
-        return create(aggregate, DocJson.object(body, false));
+        Map<String, Object> in = DocJson.valid(aggregate.inputFields(), DocJson.object(body, false), false);
+        requireWritable(aggregate, in);
+        return create(aggregate, in);
     }
 
     /** A create from an input's plain values (a body's, or a demo input's). */
@@ -209,6 +256,7 @@ public class DeclaredAggregates {
             if (!id.equals(in.get(engine.idField()))) {
                 throw Http.invalid(engine.idField(), "must be the " + aggregate.describe("id") + " '" + id + "'");
             }
+            requireWritable(aggregate, in);
             List<RefUse> refs = checked(engine, in);
             return aggregates.resolve(refs, engine.copies(current.view(), current.refVersions())).chain(resolved -> {
                 Map<String, Object> view = engine.hydrate(in, resolved.copies());
@@ -236,7 +284,8 @@ public class DeclaredAggregates {
     public Uni<Void> delete(DeclaredAggregate aggregate, String id, Long ifMatch) {
         Aggregate engine = aggregate.aggregate();
         return readForWrite(aggregate, id, ifMatch)
-                .onFailure(e -> CairnException.is(e, CairnError.AggregateAssemblyError.class))
+                .onFailure(e -> CairnException.is(e, CairnError.AggregateAssemblyError.class)
+                        && (aggregate.model().access().tenant() == null || Caller.current().allWorkspaces()))
                 .recoverWithUni(() -> aggregates.purge(engine, id).replaceWith((Snapshot) null))
                 .chain(snapshot -> snapshot == null ? Uni.createFrom().voidItem() : deleteWhole(engine, snapshot));
     }
@@ -257,6 +306,7 @@ public class DeclaredAggregates {
                     if (snapshot.assembled() == null) {
                         throw EntityService.notFound(what);
                     }
+                    requireVisible(aggregate, id, snapshot.assembled().view());
                     Http.requireVersion(what, ifMatch, snapshot.assembled().version());
                 });
     }

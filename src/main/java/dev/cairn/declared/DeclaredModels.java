@@ -5,6 +5,7 @@ import dev.cairn.core.aggregate.Aggregate;
 import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.expr.builder.AttributeType;
 import dev.cairn.core.key.KeyTemplate;
+import dev.cairn.core.model.DeclaredAggregate;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.Doc;
 import dev.cairn.core.model.DomainModel;
@@ -215,8 +216,18 @@ public class DeclaredModels implements AccessPatterns {
                 return java.util.Optional.of(template.decode(partitionKey).get(0).toString());
             }
         }
+        for (DeclaredAggregate aggregate : plan.aggregates()) {
+            if (aggregate.model().access().tenant() != null && aggregate.model().partition().matches(partitionKey)) {
+                // a tenant-scoped aggregate's tenant is a field of its root, not of its key: no id names it, so
+                // only a caller of every tenant sees the partition
+                return java.util.Optional.of(UNNAMED_TENANT);
+            }
+        }
         return java.util.Optional.empty();
     }
+
+    /** No workspace id: ids hold no control characters (see {@link dev.cairn.platform.Http#id}). */
+    static final String UNNAMED_TENANT = "\u0000";
 
     private static List<KeyTemplate> tenantPartitions(DomainPlan plan) {
         var out = new ArrayList<KeyTemplate>();

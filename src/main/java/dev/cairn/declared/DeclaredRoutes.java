@@ -156,9 +156,15 @@ public final class DeclaredRoutes {
      * its tenant, if the entity declares one and the path names it.
      */
     static Access access(DomainPlan plan, Route route) {
-        if (route.aggregate() != null || route.action() == Action.REFERENCES) {
-            // An aggregate's reads and lists (and where copies live) need a reader, its writes a writer.
-            return new Access(route.method().equals("GET") ? Role.READER : Role.WRITER, -1, null);
+        if (route.aggregate() != null) {
+            return new Access(aggregateRole(route), -1, null);
+        }
+        if (route.action() == Action.REFERENCES) {
+            // Where copies live names the aggregates that hold them: across tenants, if a tenant-scoped one does.
+            String entity = route.entity().name();
+            boolean acrossTenants = plan.aggregates().stream().anyMatch(a -> a.model().access().tenant() != null
+                    && a.model().referencedEntities().contains(entity));
+            return new Access(acrossTenants ? Role.ADMIN : Role.READER, -1, null);
         }
         EntityModel model = route.entity().model();
         String word = switch (route.action()) {
@@ -195,6 +201,30 @@ public final class DeclaredRoutes {
                     tenantAccess.tenant(), at, owner);
         }
         return tenantAccess(plan, route, role);
+    }
+
+    /**
+     * An aggregate route's role, as the aggregate declares it ({@code roles}) or by default: reads and lists a reader,
+     * writes a writer. Its tenant (a root field, not in the path) is checked on the items read; appearances of a
+     * tenant-scoped aggregate list members of every tenant, so they are an admin's.
+     */
+    private static Role aggregateRole(Route route) {
+        var access = route.aggregate().model().access();
+        if (route.action() == Action.AGGREGATE_APPEARANCES && access.tenant() != null) {
+            return Role.ADMIN;
+        }
+        String word = switch (route.action()) {
+            case AGGREGATE_CREATE -> "create";
+            case AGGREGATE_GET -> "get";
+            case AGGREGATE_REPLACE -> "put";
+            case AGGREGATE_PATCH -> "patch";
+            case AGGREGATE_DELETE -> "delete";
+            case AGGREGATE_LIST, AGGREGATE_APPEARANCES -> "list";
+            default -> throw new IllegalStateException(route.action() + " is no aggregate's route");
+        };
+        String declared = access.roles().get(word);
+        return declared != null ? Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT))
+                : route.method().equals("GET") ? Role.READER : Role.WRITER;
     }
 
     private static Access tenantAccess(DomainPlan plan, Route route, Role role) {

@@ -17,11 +17,13 @@ import dev.cairn.core.aggregate.PartitionRanges;
 import dev.cairn.core.aggregate.RefSpec;
 import dev.cairn.core.entity.DeleteMark;
 import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.Update;
 import dev.cairn.core.job.Job;
 import dev.cairn.core.job.JobTable;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.lease.Lease;
+import dev.cairn.core.query.FanOut;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
@@ -535,10 +537,13 @@ public class AggregateStore {
     /**
      * One page of a list of an aggregate's roots, newest first: one Query per partition of the list (shards, or
      * the indexes of a keyed list) in parallel, merged, each root shown as its summary. {@code key} is the id the
-     * list is keyed by (null for the list of all).
+     * list is keyed by (null for the list of all); {@code filter}, if any, keeps the roots it holds for.
      */
-    public Uni<Page<Map<String, Object>>> list(Aggregate aggregate, Listing listing, String key, int limit, String cursor) {
-        return store.fanOutPage(count -> listing.fanOut(key, count, limit), listing.queriesPerPage(), cursor)
+    public Uni<Page<Map<String, Object>>> list(Aggregate aggregate, Listing listing, String key, int limit, String cursor,
+                                               Condition filter) {
+        return store.fanOutPage(count -> filter == null ? listing.fanOut(key, count, limit)
+                                : FanOut.of(listing.fanOut(key, count, limit).shards().stream().map(q -> q.filtered(filter)).toList()),
+                        listing.queriesPerPage(), cursor)
                 .map(page -> new Page<>(page.items().stream().map(aggregate::summaryOf).filter(Objects::nonNull)
                         .toList(), page.next()));
     }

@@ -276,7 +276,7 @@ class CopyRaceIT {
         for (int i = 0; i < products.size(); i++) {
             lines.append(i > 0 ? "," : "").append("{\"productId\":\"").append(products.get(i)).append("\",\"quantity\":1}");
         }
-        return "{\"id\":\"" + orderId(n) + "\",\"customerId\":\"c-" + k + "\",\"status\":\"placed\","
+        return "{\"id\":\"" + orderId(n) + "\",\"workspaceId\":\"race\",\"customerId\":\"c-" + k + "\",\"status\":\"placed\","
                 + "\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},\"lines\":[" + lines + "]}";
     }
 

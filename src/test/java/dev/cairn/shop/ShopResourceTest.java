@@ -55,7 +55,7 @@ class ShopResourceTest {
         for (int i = 0; i < productIds.length; i++) {
             lines.add("{\"productId\":\"" + productIds[i] + "\",\"quantity\":" + (i + 1) + "}");
         }
-        return "{\"id\":\"" + id + "\",\"customerId\":\"" + customer + "\",\"status\":\"" + status + "\","
+        return "{\"id\":\"" + id + "\",\"workspaceId\":\"acme\",\"customerId\":\"" + customer + "\",\"status\":\"" + status + "\","
                 + "\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\",\"postcode\":\"LS1\"},"
                 + "\"lines\":[" + String.join(",", lines) + "]}";
     }

@@ -18,12 +18,15 @@ import java.util.Map;
  * members (an item that is a copy), one / many members, and parts (a reusable sub-aggregate bound with discriminator
  * values, its own transaction group). {@code context} root fields are copied onto every member item; {@code rules}
  * are the input's structural rules; {@code lists} find the roots through indexes, each root showing {@code summary};
- * {@code appearances} list one member type found through a referenced entity's copies.
+ * {@code appearances} list one member type found through a referenced entity's copies. {@code access} holds the
+ * declared {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant} (the root field that
+ * holds the tenant, a workspace id).
  */
 public record AggregateModel(String name, KeyTemplate partition, String idField, String path, String description,
                              Node root, List<String> context, List<InputRule> rules, String inputSchema,
                              String inputDescription, Map<Op, OperationModel> operations, List<Listing> lists,
-                             Summary summary, List<Appearances> appearances, List<DomainModel.DemoItem> demo, int line) {
+                             Summary summary, List<Appearances> appearances, List<DomainModel.DemoItem> demo,
+                             EntityModel.Access access, int line) {
 
     public AggregateModel {
         context = List.copyOf(context);
@@ -81,6 +84,25 @@ public record AggregateModel(String name, KeyTemplate partition, String idField,
 
         public Node {
             children = List.copyOf(children);
+        }
+    }
+
+    /** The entities the aggregate holds copies of (its refs and copy members, at any depth). */
+    public java.util.Set<String> referencedEntities() {
+        var out = new java.util.TreeSet<String>();
+        collectRefs(root, out, new java.util.HashSet<>());
+        return out;
+    }
+
+    private static void collectRefs(Node node, java.util.Set<String> out, java.util.Set<Node> seen) {
+        if (node == null || !seen.add(node)) {
+            return;
+        }
+        for (Child child : node.children()) {
+            if (child.entity() != null) {
+                out.add(child.entity());
+            }
+            collectRefs(child.node(), out, seen);
         }
     }
 

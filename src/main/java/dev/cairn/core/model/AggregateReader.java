@@ -238,7 +238,7 @@ final class AggregateReader {
     // --- an aggregate -----------------------------------------------------------------------------------------
 
     private static final Set<String> AGGREGATE_KEYS = Set.of("partition", "path", "type", "label", "description", "fields",
-            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo");
+            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant");
 
     private AggregateModel aggregate(String name, At at) {
         if (!NAME.matcher(name).matches()) {
@@ -318,11 +318,44 @@ final class AggregateReader {
         }
         var appearances = map.containsKey("appearances") ? appearances(map.get("appearances"), root, name, context)
                 : List.<Appearances>of();
+        EntityModel.Access access = access(map, root, idField);
         var model = new AggregateModel(name, partition, idField, path, optional(map, "description", null), root, context,
-                rules, input[0], input[1], operations, lists, summary, appearances, List.of(), at.line());
+                rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access, at.line());
         var demo = map.containsKey("demo") ? demo(map.get("demo"), model) : List.<DomainModel.DemoItem>of();
         return new AggregateModel(name, partition, idField, path, model.description(), root, context, rules, input[0],
-                input[1], operations, lists, summary, appearances, demo, at.line());
+                input[1], operations, lists, summary, appearances, demo, access, at.line());
+    }
+
+    /**
+     * {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant}: a required id field of the
+     * root holding the tenant (a workspace id), by which reads, writes and lists are kept to the caller's tenants.
+     */
+    private EntityModel.Access access(Map<String, At> map, Node root, String idField) {
+        var roles = new LinkedHashMap<String, String>();
+        if (map.containsKey("roles")) {
+            map(map.get("roles"), ModelReader.ROLE_KEYS).forEach((what, roleAt) -> {
+                String role = text(roleAt);
+                if (!ModelReader.ROLES.contains(role)) {
+                    throw fail(roleAt, "a role is reader, writer or admin, not '" + role + "'");
+                }
+                roles.put(what, role);
+            });
+        }
+        String tenant = null;
+        if (map.containsKey("tenant")) {
+            At at = map.get("tenant");
+            tenant = text(at);
+            Child child = child(root, tenant);
+            if (tenant.equals(idField)) {
+                throw fail(at, "an aggregate is no tenant itself: the tenant is a root field holding a workspace id");
+            }
+            if (child == null || child.kind() != Kind.FIELD || child.field().kind() != FieldModel.Kind.ID
+                    || !child.field().required()) {
+                throw fail(at, "the tenant is a required id field of the root (it holds a workspace id), not '"
+                        + tenant + "'");
+            }
+        }
+        return new EntityModel.Access(roles, tenant);
     }
 
     private void checkLabel(At at, String label) {

@@ -607,8 +607,8 @@ public final class ModelReader {
                 at.line());
     }
 
-    private static final Set<String> ROLE_KEYS = Set.of("create", "get", "put", "patch", "delete", "list");
-    private static final Set<String> ROLES = Set.of("reader", "writer", "admin");
+    static final Set<String> ROLE_KEYS = Set.of("create", "get", "put", "patch", "delete", "list");
+    static final Set<String> ROLES = Set.of("reader", "writer", "admin");
 
     /**
      * {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant} (the field naming the

@@ -1,0 +1,190 @@
+package dev.cairn.shop;
+
+import dev.cairn.platform.TestTokens;
+import dev.cairn.platform.auth.AuthEnabledProfile;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * The shop's orders are an aggregate scoped by a tenant field of its root ({@code tenant: workspaceId}) with a declared
+ * role ({@code roles: {delete: admin}}), with authentication on: another workspace's order answers every route
+ * exactly as a missing one and is left as it was, an order cannot be written into a workspace out of the caller's
+ * scope, the lists that mix workspaces show each caller its own (their cursors bound to that scope), and the places
+ * that would name orders of every workspace are an admin's.
+ */
+@QuarkusTest
+@TestProfile(AuthEnabledProfile.class)
+class ShopTenancyResourceTest {
+
+    static final String PROBLEM = "application/problem+json";
+    final String k = UUID.randomUUID().toString().substring(0, 8);
+    final String mine = "shop-a-" + k;
+    final String theirs = "shop-b-" + k;
+
+    static RequestSpecification as(String bearer) {
+        return given().header("Authorization", bearer);
+    }
+
+    static String scoped(String subject, String workspace, String role) {
+        return TestTokens.bearer(subject, List.of(workspace), role);
+    }
+
+    String product() {
+        String id = "tp-" + UUID.randomUUID().toString().substring(0, 8);
+        as(TestTokens.admin()).contentType(ContentType.JSON)
+                .body("{\"id\":\"" + id + "\",\"name\":\"Kettle\",\"brand\":\"steamco\",\"price\":25}")
+                .post("/products").then().statusCode(201);
+        return id;
+    }
+
+    static String order(String id, String workspace, String status, String product) {
+        return "{\"id\":\"" + id + "\",\"workspaceId\":\"" + workspace + "\",\"customerId\":\"c1\",\"status\":\"" + status
+                + "\",\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},"
+                + "\"lines\":[{\"productId\":\"" + product + "\",\"quantity\":1}]}";
+    }
+
+    String placed(String workspace, String product) {
+        String id = "to-" + UUID.randomUUID().toString().substring(0, 8);
+        as(TestTokens.admin()).contentType(ContentType.JSON).body(order(id, workspace, "placed", product))
+                .post("/orders").then().statusCode(201);
+        return id;
+    }
+
+    /** The problem a route answers, without what differs per request (its instance and request id). */
+    static List<Object> problem(Response answer) {
+        return List.of(answer.statusCode(), answer.path("code"), answer.path("title"));
+    }
+
+    @Test
+    void anotherWorkspacesOrderAnswersEveryRouteExactlyAsAMissingOneAndStaysAsItWas() {
+        String product = product();
+        String order = placed(theirs, product);
+        String missing = "to-missing-" + k;
+        String reader = scoped("r-" + k, mine, "cairn-reader");
+        String writer = scoped("w-" + k, mine, "cairn-writer");
+        String admin = scoped("a-" + k, mine, "cairn-admin");
+
+        Response foreign = as(reader).get("/orders/{id}", order);
+        Response absent = as(reader).get("/orders/{id}", missing);
+        assertThat(problem(foreign)).isEqualTo(problem(absent)).startsWith(404, "NotFound");
+        assertThat(foreign.<String>path("detail")).isEqualTo(absent.<String>path("detail").replace(missing, order));
+        // writes find it missing before they compare versions (a stale If-Match would otherwise tell it exists)
+        for (var write : List.<java.util.function.Function<String, Response>>of(
+                id -> as(writer).contentType("application/merge-patch+json").header("If-Match", "\"7\"")
+                        .body("{\"status\":\"paid\"}").patch("/orders/{id}", id),
+                id -> as(writer).contentType(ContentType.JSON).body(order(id, mine, "paid", product)).put("/orders/{id}", id),
+                id -> as(admin).header("If-Match", "\"7\"").delete("/orders/{id}", id))) {
+            Response there = write.apply(order);
+            Response nowhere = write.apply(missing);
+            assertThat(problem(there)).isEqualTo(problem(nowhere)).startsWith(404, "NotFound");
+        }
+        as(scoped("r2-" + k, theirs, "cairn-reader")).get("/orders/{id}", order).then().statusCode(200)
+                .header("ETag", "\"1\"").body("status", equalTo("placed")).body("workspaceId", equalTo(theirs));
+        // the console shows a scoped admin nothing of the partition (its tenant is in the root, not in the key)
+        as(admin).queryParam("pk", "ORDER#" + order).get("/console/api/collections").then().statusCode(200)
+                .body("items", empty()).header("X-DynamoDB-Calls", "0");
+        as(TestTokens.admin()).queryParam("pk", "ORDER#" + order).get("/console/api/collections").then().statusCode(200)
+                .body("items.size()", equalTo(3));
+    }
+
+    @Test
+    void anOrderIsWrittenOnlyIntoAWorkspaceOfTheCallersScope() {
+        String product = product();
+        String writer = scoped("w-" + k, mine, "cairn-writer");
+        String elsewhere = "to-" + k;
+        as(writer).contentType(ContentType.JSON).body(order(elsewhere, theirs, "placed", product)).post("/orders").then()
+                .statusCode(403).contentType(PROBLEM).body("code", equalTo("Forbidden"))
+                .body("detail", equalTo("workspace " + theirs + " is outside the workspaces of your token"));
+        as(TestTokens.admin()).get("/orders/{id}", elsewhere).then().statusCode(404);
+
+        String order = "to2-" + k;
+        as(writer).contentType(ContentType.JSON).body(order(order, mine, "placed", product)).post("/orders").then()
+                .statusCode(201).header("ETag", "\"1\"");
+        // moving it out of the scope is refused, by either patch and by a PUT; the order stays where it was
+        as(writer).contentType("application/merge-patch+json").body("{\"workspaceId\":\"" + theirs + "\"}")
+                .patch("/orders/{id}", order).then().statusCode(403).body("code", equalTo("Forbidden"));
+        as(writer).contentType("application/json-patch+json")
+                .body("[{\"op\":\"replace\",\"path\":\"/workspaceId\",\"value\":\"" + theirs + "\"}]")
+                .patch("/orders/{id}", order).then().statusCode(403);
+        as(writer).contentType(ContentType.JSON).body(order(order, theirs, "paid", product)).put("/orders/{id}", order)
+                .then().statusCode(403);
+        as(writer).get("/orders/{id}", order).then().statusCode(200).header("ETag", "\"1\"")
+                .body("workspaceId", equalTo(mine)).body("status", equalTo("placed"));
+        // within the scope the order changes as usual
+        as(writer).contentType("application/merge-patch+json").body("{\"status\":\"paid\"}").patch("/orders/{id}", order)
+                .then().statusCode(200).header("ETag", "\"2\"");
+    }
+
+    @Test
+    void theListsThatMixWorkspacesShowEachCallerItsOwnAndBindTheirCursorsToIt() {
+        String product = product();
+        var ours = new ArrayList<String>();
+        var others = new ArrayList<String>();
+        for (int i = 0; i < 3; i++) {
+            ours.add(placed(mine, product));
+            others.add(placed(theirs, product));
+        }
+        String reader = scoped("r-" + k, mine, "cairn-reader");
+        for (String path : List.of("/orders", "/order-statuses/placed/orders")) {
+            // two orders a page: the table holds other tests' orders too, so pages come out short and cursors cross
+            // the filter of every shard
+            var listed = new ArrayList<String>();
+            String cursor = null;
+            String first = null;
+            int pages = 0;
+            do {
+                var request = as(reader).queryParam("limit", 2);
+                if (cursor != null) {
+                    request.queryParam("cursor", cursor);
+                }
+                Response page = request.get(path).then().statusCode(200).extract().response();
+                listed.addAll(page.path("items.id"));
+                assertThat(page.<List<String>>path("items.workspaceId")).allMatch(mine::equals);
+                cursor = page.path("next");
+                first = first == null ? cursor : first;
+                assertThat(++pages).as(path).isLessThan(1000);
+            } while (cursor != null);
+            // each of ours once, newest first
+            var newestFirst = new ArrayList<>(ours);
+            java.util.Collections.reverse(newestFirst);
+            assertThat(listed).as(path).containsExactlyElementsOf(newestFirst);
+            // a cursor of this scope cannot be replayed by a caller of another
+            as(scoped("r2-" + k, theirs, "cairn-reader")).queryParam("cursor", first).get(path).then().statusCode(400)
+                    .contentType(PROBLEM);
+        }
+        // a caller of every workspace sees both
+        List<String> all = as(TestTokens.admin()).queryParam("limit", 100).get("/order-statuses/placed/orders").then()
+                .statusCode(200).extract().path("items.id");
+        assertThat(all).containsAll(ours).containsAll(others);
+    }
+
+    @Test
+    void deletingAnOrderIsAnAdminsAndWhereAProductsCopiesLiveToo() {
+        String product = product();
+        String order = placed(mine, product);
+        String writer = scoped("w-" + k, mine, "cairn-writer");
+        as(writer).delete("/orders/{id}", order).then().statusCode(403).contentType(PROBLEM)
+                .body("code", equalTo("Forbidden")).body("requiredRole", equalTo("cairn-admin"));
+        as(writer).get("/orders/{id}", order).then().statusCode(200);
+        // where a product's copies live names orders of every workspace
+        as(scoped("r-" + k, mine, "cairn-reader")).get("/products/{id}/references", product).then().statusCode(403)
+                .body("requiredRole", equalTo("cairn-admin"));
+        as(TestTokens.admin()).get("/products/{id}/references", product).then().statusCode(200)
+                .body("items.size()", equalTo(1));
+        as(scoped("a-" + k, mine, "cairn-admin")).delete("/orders/{id}", order).then().statusCode(204);
+        as(writer).get("/orders/{id}", order).then().statusCode(404);
+    }
+}
