@@ -92,7 +92,7 @@ public final class PartitionRanges {
     }
 
     /** DynamoDB orders string keys by their UTF-8 bytes, which is code point order (not Java's UTF-16 order). */
-    static int compare(String a, String b) {
+    public static int compare(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {

@@ -11,11 +11,9 @@ import dev.cairn.core.model.AggregateModel.Node;
 import dev.cairn.core.model.AggregateModel.Summary;
 import dev.cairn.core.model.OperationModel.Op;
 import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -34,7 +32,7 @@ import java.util.regex.Pattern;
  * are in the input, and demo inputs that satisfy the fields. The first problem stops the read with a
  * {@link ModelException} naming the file, the line and the field, as {@link ModelReader} does for entities.
  */
-final class AggregateReader {
+final class AggregateReader extends YamlReader {
 
     private static final Pattern NAME = Pattern.compile("[A-Z][A-Za-z0-9]*");
     private static final Pattern FIELD = Pattern.compile("[a-z][A-Za-z0-9]*");
@@ -43,19 +41,11 @@ final class AggregateReader {
     private static final Pattern BIND_VALUE = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Set<String> MEMBER_KEYS = Set.of("ref", "copy", "one", "many", "part");
 
-    private final String file;
     private final Map<String, EntityModel> entities;
 
     private AggregateReader(String file, Map<String, EntityModel> entities) {
-        this.file = file;
+        super(file);
         this.entities = entities;
-    }
-
-    /** A node of the YAML tree and the dotted path of keys that leads to it. */
-    private record At(org.yaml.snakeyaml.nodes.Node node, String where) {
-        int line() {
-            return node.getStartMark().getLine() + 1;
-        }
     }
 
     // --- entry points -----------------------------------------------------------------------------------------
@@ -102,63 +92,6 @@ final class AggregateReader {
 
     // --- YAML helpers -----------------------------------------------------------------------------------------
 
-    private ModelException fail(At at, String message) {
-        return new ModelException(file, at.line(), at.where(), message);
-    }
-
-    private Map<String, At> map(At at, Set<String> allowed) {
-        if (!(at.node() instanceof MappingNode mapping)) {
-            throw fail(at, "must be a mapping (key: value lines)");
-        }
-        var out = new LinkedHashMap<String, At>();
-        for (NodeTuple tuple : mapping.getValue()) {
-            if (!(tuple.getKeyNode() instanceof ScalarNode key)) {
-                throw fail(new At(tuple.getKeyNode(), at.where()), "keys must be plain words");
-            }
-            String name = key.getValue();
-            At value = new At(tuple.getValueNode(), at.where().isEmpty() ? name : at.where() + "." + name);
-            if (allowed != null && !allowed.contains(name)) {
-                throw fail(value, "unknown key '" + name + "' (expected one of " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
-            }
-            if (out.put(name, value) != null) {
-                throw fail(value, "'" + name + "' appears twice");
-            }
-        }
-        return out;
-    }
-
-    private String text(At at) {
-        if (!(at.node() instanceof ScalarNode scalar)) {
-            throw fail(at, "must be a single value");
-        }
-        return scalar.getValue();
-    }
-
-    private At required(Map<String, At> map, String key, At owner) {
-        At at = map.get(key);
-        if (at == null) {
-            throw fail(owner, "'" + key + "' is required");
-        }
-        return at;
-    }
-
-    private String optional(Map<String, At> map, String key, String otherwise) {
-        At at = map.get(key);
-        return at == null ? otherwise : text(at);
-    }
-
-    private boolean bool(Map<String, At> map, String key) {
-        At at = map.get(key);
-        if (at == null) {
-            return false;
-        }
-        String value = text(at);
-        if (!value.equals("true") && !value.equals("false")) {
-            throw fail(at, "must be true or false");
-        }
-        return value.equals("true");
-    }
-
     private Integer count(Map<String, At> map, String key, int min, int max) {
         At at = map.get(key);
         if (at == null) {
@@ -172,23 +105,6 @@ final class AggregateReader {
             return value;
         } catch (NumberFormatException e) {
             throw fail(at, "must be a whole number from " + min + " to " + max);
-        }
-    }
-
-    private List<String> names(At at) {
-        if (!(at.node() instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
-            throw fail(at, "a list of names: [a, b]");
-        }
-        var out = new ArrayList<String>();
-        seq.getValue().forEach(n -> out.add(text(new At(n, at.where()))));
-        return out;
-    }
-
-    private KeyTemplate template(At at) {
-        try {
-            return KeyTemplate.of(text(at));
-        } catch (IllegalArgumentException e) {
-            throw fail(at, e.getMessage());
         }
     }
 
@@ -876,33 +792,6 @@ final class AggregateReader {
             }
             out.add(new DomainModel.DemoItem(model.name(), values, item.line()));
         }
-        return out;
-    }
-
-    private Object plain(At at) {
-        if (at.node() instanceof ScalarNode scalar) {
-            String tag = scalar.getTag().getValue();
-            if (tag.endsWith(":int") || tag.endsWith(":float")) {
-                return new BigDecimal(scalar.getValue().replace("_", ""));
-            }
-            if (tag.endsWith(":bool")) {
-                return Boolean.valueOf(scalar.getValue());
-            }
-            if (tag.endsWith(":null")) {
-                return null;
-            }
-            return scalar.getValue();
-        }
-        if (at.node() instanceof SequenceNode seq) {
-            var out = new ArrayList<Object>();
-            seq.getValue().forEach(n -> out.add(plain(new At(n, at.where()))));
-            return out;
-        }
-        if (!(at.node() instanceof MappingNode)) {
-            throw fail(at, "must be a value, a list or a mapping");
-        }
-        var out = new LinkedHashMap<String, Object>();
-        map(at, null).forEach((k, v) -> out.put(k, plain(v)));
         return out;
     }
 

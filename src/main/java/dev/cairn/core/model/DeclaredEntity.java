@@ -223,22 +223,7 @@ public final class DeclaredEntity {
 
     /** DynamoDB's order: numbers by value, strings by their UTF-8 bytes (code points). */
     private static int compare(AttributeValue a, AttributeValue b) {
-        return a.n() != null ? new BigDecimal(a.n()).compareTo(new BigDecimal(b.n())) : codePointCompare(a.s(), b.s());
-    }
-
-    private static int codePointCompare(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
+        return a.n() != null ? new BigDecimal(a.n()).compareTo(new BigDecimal(b.n())) : dev.cairn.core.aggregate.PartitionRanges.compare(a.s(), b.s());
     }
 
     private static CairnException invalid(String parameter, String message) {

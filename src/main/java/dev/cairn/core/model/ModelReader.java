@@ -13,7 +13,6 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
@@ -39,22 +38,17 @@ import java.util.regex.PatternSyntaxException;
  * declared entities and fields, valid constraints and demo items that satisfy them. The first problem stops the
  * read with a {@link ModelException} naming the file, the line and the field.
  */
-public final class ModelReader {
+public final class ModelReader extends YamlReader {
 
     /** The entities that are users of the API ({@code self: true}): their own data and their children's may be private. */
     private final Set<String> declaredSelf = new java.util.HashSet<>();
-
-    /** Entity keys kept for the entity features to come, so a file that uses one says so instead of "unknown". */
-    static final Set<String> RESERVED = Set.of("unique", "softDelete", "history", "ttl", "migrations");
 
     private static final Pattern PATH = Pattern.compile("(/([a-z][a-z0-9-]*|\\{[a-zA-Z][a-zA-Z0-9]*}))+");
     private static final Pattern NAME = Pattern.compile("[A-Z][A-Za-z0-9]*");
     private static final Pattern FIELD = Pattern.compile("[a-z][A-Za-z0-9]*");
 
-    private final String file;
-
     private ModelReader(String file) {
-        this.file = file;
+        super(file);
     }
 
     public static DomainModel read(String file, String yaml) {
@@ -63,72 +57,12 @@ public final class ModelReader {
 
     // --- the YAML tree, with positions ----------------------------------------------------------------------------
 
-    /** A node and where it is: the dotted path of keys that leads to it. */
-    private record At(Node node, String where) {
-        int line() {
-            return node.getStartMark().getLine() + 1;
-        }
-    }
-
-    private ModelException fail(At at, String message) {
-        return new ModelException(file, at.line(), at.where(), message);
-    }
-
-    private Map<String, At> map(At at, Set<String> allowed) {
-        if (!(at.node() instanceof MappingNode mapping)) {
-            throw fail(at, "must be a mapping (key: value lines)");
-        }
-        var out = new LinkedHashMap<String, At>();
-        for (NodeTuple tuple : mapping.getValue()) {
-            At keyAt = new At(tuple.getKeyNode(), at.where());
-            if (!(tuple.getKeyNode() instanceof ScalarNode key)) {
-                throw fail(keyAt, "keys must be plain words");
-            }
-            String name = key.getValue();
-            At value = new At(tuple.getValueNode(), at.where().isEmpty() ? name : at.where() + "." + name);
-            if (allowed != null && !allowed.contains(name)) {
-                if (RESERVED.contains(name)) {
-                    throw fail(value, "'" + name + "' is reserved for a coming entity feature and not supported yet");
-                }
-                throw fail(value, "unknown key '" + name + "' (expected one of " + String.join(", ", allowed) + ")");
-            }
-            if (out.put(name, value) != null) {
-                throw fail(value, "'" + name + "' appears twice");
-            }
-        }
-        return out;
-    }
-
-    private String text(At at) {
-        if (!(at.node() instanceof ScalarNode scalar)) {
-            throw fail(at, "must be a single value");
-        }
-        return scalar.getValue();
-    }
-
     private String text(Map<String, At> map, String key, At owner) {
         At at = map.get(key);
         if (at == null) {
             throw fail(owner, "'" + key + "' is required");
         }
         return text(at);
-    }
-
-    private String optionalText(Map<String, At> map, String key, String otherwise) {
-        At at = map.get(key);
-        return at == null ? otherwise : text(at);
-    }
-
-    private boolean bool(Map<String, At> map, String key) {
-        At at = map.get(key);
-        if (at == null) {
-            return false;
-        }
-        String value = text(at);
-        if (!value.equals("true") && !value.equals("false")) {
-            throw fail(at, "must be true or false");
-        }
-        return value.equals("true");
     }
 
     private BigDecimal number(Map<String, At> map, String key) {
@@ -152,14 +86,6 @@ public final class ModelReader {
             throw fail(map.get(key), "must be a whole number from 0");
         }
         return value.intValueExact();
-    }
-
-    private KeyTemplate template(At at) {
-        try {
-            return KeyTemplate.of(text(at));
-        } catch (IllegalArgumentException e) {
-            throw fail(at, e.getMessage());
-        }
     }
 
     // --- the file -----------------------------------------------------------------------------------------------
@@ -224,7 +150,7 @@ public final class ModelReader {
         places.putAll(edges);
         checkIncludes(entities, places);
         checkRoutes(entities, views, top);
-        return new DomainModel(file, name, optionalText(keys, "description", ""), entities, views, demo, aggregates);
+        return new DomainModel(file, name, optional(keys, "description", ""), entities, views, demo, aggregates);
     }
 
     private void requireName(String name, At at, Map<String, ?> taken, Map<String, ?> others) {
@@ -267,7 +193,7 @@ public final class ModelReader {
         Integer maxLength = count(map, "maxLength");
         BigDecimal min = number(map, "min");
         BigDecimal max = number(map, "max");
-        String pattern = optionalText(map, "pattern", null);
+        String pattern = optional(map, "pattern", null);
         if (pattern != null) {
             try {
                 Pattern.compile(pattern);
@@ -284,7 +210,7 @@ public final class ModelReader {
         onlyFor(map, "fields", kind, Kind.OBJECT);
         onlyFor(map, "items", kind, Kind.LIST);
         onlyFor(map, "schema", kind, Kind.ENUM);
-        String schema = optionalText(map, "schema", null);
+        String schema = optional(map, "schema", null);
         if (schema != null && !NAME.matcher(schema).matches()) {
             throw fail(map.get("schema"), "a schema name starts with a capital letter and has only letters and digits");
         }
@@ -316,7 +242,7 @@ public final class ModelReader {
             }
             items = field("items", map.get("items"));
         }
-        String defaultValue = optionalText(map, "default", null);
+        String defaultValue = optional(map, "default", null);
         if (defaultValue != null && !(kind == Kind.DATE && defaultValue.equals("today") || kind == Kind.INSTANT && defaultValue.equals("now")
                 || kind.equals(Kind.STRING) || kind == Kind.ENUM && values.contains(defaultValue)
                 || kind == Kind.BOOLEAN || kind == Kind.INTEGER || kind == Kind.NUMBER)) {
@@ -324,7 +250,7 @@ public final class ModelReader {
         }
         boolean required = bool(map, "required") || kind == Kind.ID;
         return new FieldModel(name, kind, required, minLength, maxLength, min, max, pattern, values, nested, items,
-                defaultValue, optionalText(map, "description", null), optionalText(map, "example", null), false, at.line(),
+                defaultValue, optional(map, "description", null), optional(map, "example", null), false, at.line(),
                 schema);
     }
 
@@ -495,7 +421,7 @@ public final class ModelReader {
                 throw fail(map.get("operations"), entry.getKey().word() + " is 'at: owner' but the entity declares no 'owner'");
             }
         }
-        String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
+        String describe = optional(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
         String[] input = input(map.get("input"));
         var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name, keyed);
         var access = access(map, fields, identity);
@@ -595,7 +521,7 @@ public final class ModelReader {
         if (operations.values().stream().anyMatch(OperationModel::atOwner)) {
             throw fail(map.get("operations"), "an edge has no owner: it is addressed by both its ends");
         }
-        String describe = optionalText(map, "describe", name.toLowerCase(Locale.ROOT) + " of {" + identity.get(0)
+        String describe = optional(map, "describe", name.toLowerCase(Locale.ROOT) + " of {" + identity.get(0)
                 + "} and {" + identity.get(1) + "}");
         var keyed = new ArrayList<IndexModel>();
         if (index != null) {
@@ -636,14 +562,6 @@ public final class ModelReader {
         return new EntityModel.Access(roles, tenant);
     }
 
-    private At required(Map<String, At> map, String key, At owner) {
-        At at = map.get(key);
-        if (at == null) {
-            throw fail(owner, "'" + key + "' is required");
-        }
-        return at;
-    }
-
     /** The request body's schema name and description, when declared ({@code input: {schema, description}}). */
     private String[] input(At at) {
         if (at == null) {
@@ -654,7 +572,7 @@ public final class ModelReader {
         if (!NAME.matcher(schema).matches()) {
             throw fail(input.get("schema"), "a schema name starts with a capital letter and has only letters and digits");
         }
-        return new String[]{schema, optionalText(input, "description", null)};
+        return new String[]{schema, optional(input, "description", null)};
     }
 
     /**
@@ -921,13 +839,13 @@ public final class ModelReader {
         if (query == null && parameterCount(path) != parameters) {
             throw fail(map.get("path"), "a listing path has exactly " + parameters + " parameter (the partition's id)");
         }
-        String order = optionalText(map, "order", "oldest-first");
+        String order = optional(map, "order", "oldest-first");
         if (!order.equals("oldest-first") && !order.equals("newest-first")) {
             throw fail(map.get("order"), "order is oldest-first or newest-first");
         }
-        String summary = optionalText(map, "summary", defaultSummary);
-        return new ListModel(path, optionalText(map, "id", defaultId), summary,
-                optionalText(map, "label", summary), order.equals("newest-first"), query,
+        String summary = optional(map, "summary", defaultSummary);
+        return new ListModel(path, optional(map, "id", defaultId), summary,
+                optional(map, "label", summary), order.equals("newest-first"), query,
                 map.containsKey("page") ? text(map.get("page")) : null, at.line());
     }
 
@@ -969,7 +887,7 @@ public final class ModelReader {
                         } else {
                             var memberMap = map(memberAt, Set.of("entity", "label"));
                             include.put(member, new OperationModel.Include(text(memberMap, "entity", memberAt),
-                                    optionalText(memberMap, "label", null)));
+                                    optional(memberMap, "label", null)));
                         }
                     });
                 }
@@ -1072,8 +990,8 @@ public final class ModelReader {
             }
             include.put(member, entity);
         });
-        return new ViewModel(name, path, root, include, optionalText(map, "id", "get" + name),
-                optionalText(map, "summary", "Read " + name), optionalText(map, "label", name), at.line());
+        return new ViewModel(name, path, root, include, optional(map, "id", "get" + name),
+                optional(map, "summary", "Read " + name), optional(map, "label", name), at.line());
     }
 
     /** In the root's partition (a child or an edge from it), or indexed under the root's partition key. */
@@ -1103,31 +1021,6 @@ public final class ModelReader {
             }
             out.add(new DomainModel.DemoItem(entity, values, item.line()));
         }
-        return out;
-    }
-
-    /** A YAML value as JSON would give it: strings, numbers, booleans, lists and maps. */
-    private Object plain(At at) {
-        if (at.node() instanceof ScalarNode scalar) {
-            String tag = scalar.getTag().getValue();
-            if (tag.endsWith(":int") || tag.endsWith(":float")) {
-                return new BigDecimal(scalar.getValue().replace("_", ""));
-            }
-            if (tag.endsWith(":bool")) {
-                return Boolean.valueOf(scalar.getValue());
-            }
-            if (tag.endsWith(":null")) {
-                return null;
-            }
-            return scalar.getValue();
-        }
-        if (at.node() instanceof SequenceNode seq) {
-            var out = new ArrayList<Object>();
-            seq.getValue().forEach(n -> out.add(plain(new At(n, at.where()))));
-            return out;
-        }
-        var out = new LinkedHashMap<String, Object>();
-        map(at, null).forEach((k, v) -> out.put(k, plain(v)));
         return out;
     }
 

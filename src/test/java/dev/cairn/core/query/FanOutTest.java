@@ -38,6 +38,36 @@ class FanOutTest {
         return new FanOut.ShardPage(shard, items, to - from == limit ? item(shard, all.get(to - 1)) : null);
     }
 
+    /** How a shard answers a Query from a position: {@link #read} or {@link #readFiltered}. */
+    interface ShardReader {
+        FanOut.ShardPage read(List<List<String>> data, int shard, FanOut.Position position, int limit);
+    }
+
+    /** Every page of the listing from its start, as a client follows the cursors: the sort keys, in page order. */
+    static List<String> pageThrough(FanOut fanOut, List<List<String>> data, ShardReader reader) {
+        var listed = new ArrayList<String>();
+        Map<String, AttributeValue> cursor = null;
+        int pages = 0;
+        do {
+            List<FanOut.Position> positions = fanOut.positions(cursor);
+            var answers = new ArrayList<FanOut.ShardPage>();
+            for (int s = 0; s < data.size(); s++) {
+                if (!positions.get(s).done()) {
+                    answers.add(reader.read(data, s, positions.get(s), fanOut.limit()));
+                }
+            }
+            FanOut.Merged merged = fanOut.merge(positions, answers);
+            assertThat(merged.items().size()).isLessThanOrEqualTo(fanOut.limit());
+            merged.items().forEach(i -> listed.add(i.get("sk").s()));
+            cursor = merged.next();
+            if (cursor != null) {
+                assertThat(FanOut.shardCount(cursor)).isEqualTo(data.size());
+            }
+            assertThat(++pages).isLessThan(1000);
+        } while (cursor != null);
+        return listed;
+    }
+
     @Test
     void pagingThroughRandomShardsReturnsEveryItemOnceInGlobalOrderAndSkipsDoneShards() {
         var random = new Random(7);
@@ -57,27 +87,7 @@ class FanOutTest {
                 sorts.sort(java.util.Comparator.reverseOrder());
                 data.add(sorts);
             }
-            FanOut fanOut = listing(shards, limit);
-            var listed = new ArrayList<String>();
-            Map<String, AttributeValue> cursor = null;
-            int pages = 0;
-            do {
-                List<FanOut.Position> positions = fanOut.positions(cursor);
-                var answers = new ArrayList<FanOut.ShardPage>();
-                for (int s = 0; s < shards; s++) {
-                    if (!positions.get(s).done()) {
-                        answers.add(read(data, s, positions.get(s), limit));
-                    }
-                }
-                FanOut.Merged merged = fanOut.merge(positions, answers);
-                assertThat(merged.items().size()).isLessThanOrEqualTo(limit);
-                merged.items().forEach(i -> listed.add(i.get("sk").s()));
-                cursor = merged.next();
-                if (cursor != null) {
-                    assertThat(FanOut.shardCount(cursor)).isEqualTo(shards);
-                }
-                assertThat(++pages).isLessThan(1000);
-            } while (cursor != null);
+            var listed = pageThrough(listing(shards, limit), data, FanOutTest::read);
             assertThat(listed).as("round %d", round).containsExactlyElementsOf(everything.keySet());
         }
     }
@@ -116,23 +126,7 @@ class FanOutTest {
                 sorts.sort(java.util.Comparator.reverseOrder());
                 data.add(sorts);
             }
-            FanOut fanOut = listing(shards, limit);
-            var listed = new ArrayList<String>();
-            Map<String, AttributeValue> cursor = null;
-            int pages = 0;
-            do {
-                List<FanOut.Position> positions = fanOut.positions(cursor);
-                var answers = new ArrayList<FanOut.ShardPage>();
-                for (int s = 0; s < shards; s++) {
-                    if (!positions.get(s).done()) {
-                        answers.add(readFiltered(data, s, positions.get(s), limit));
-                    }
-                }
-                FanOut.Merged merged = fanOut.merge(positions, answers);
-                merged.items().forEach(i -> listed.add(i.get("sk").s()));
-                cursor = merged.next();
-                assertThat(++pages).isLessThan(1000);
-            } while (cursor != null);
+            var listed = pageThrough(listing(shards, limit), data, FanOutTest::readFiltered);
             assertThat(listed).as("round %d", round).containsExactlyElementsOf(visible.keySet());
         }
     }

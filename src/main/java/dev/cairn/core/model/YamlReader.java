@@ -1,0 +1,146 @@
+package dev.cairn.core.model;
+
+import dev.cairn.core.key.KeyTemplate;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What both readers of a model file ({@link ModelReader}, {@link AggregateReader}) do with its YAML tree: walk it
+ * keeping each node's position, take mappings with known keys only, scalars, flags, lists of names and plain values,
+ * and fail with a {@link ModelException} naming the file, the line and the dotted path of keys.
+ */
+abstract class YamlReader {
+
+    /** Entity keys kept for the entity features to come, so a file that uses one says so instead of "unknown". */
+    static final Set<String> RESERVED = Set.of("unique", "softDelete", "history", "ttl", "migrations");
+
+    protected final String file;
+
+    YamlReader(String file) {
+        this.file = file;
+    }
+
+    /** A node and where it is: the dotted path of keys that leads to it. */
+    record At(Node node, String where) {
+        int line() {
+            return node.getStartMark().getLine() + 1;
+        }
+    }
+
+    ModelException fail(At at, String message) {
+        return new ModelException(file, at.line(), at.where(), message);
+    }
+
+    /** A mapping's entries in file order; a key not in {@code allowed} (null: any) or given twice is refused. */
+    Map<String, At> map(At at, Set<String> allowed) {
+        if (!(at.node() instanceof MappingNode mapping)) {
+            throw fail(at, "must be a mapping (key: value lines)");
+        }
+        var out = new LinkedHashMap<String, At>();
+        for (NodeTuple tuple : mapping.getValue()) {
+            if (!(tuple.getKeyNode() instanceof ScalarNode key)) {
+                throw fail(new At(tuple.getKeyNode(), at.where()), "keys must be plain words");
+            }
+            String name = key.getValue();
+            At value = new At(tuple.getValueNode(), at.where().isEmpty() ? name : at.where() + "." + name);
+            if (allowed != null && !allowed.contains(name)) {
+                if (RESERVED.contains(name)) {
+                    throw fail(value, "'" + name + "' is reserved for a coming entity feature and not supported yet");
+                }
+                // a set given in an order of its own (field types) is listed so; any other, sorted
+                Set<String> listed = allowed instanceof LinkedHashSet<String> ? allowed : new TreeSet<>(allowed);
+                throw fail(value, "unknown key '" + name + "' (expected one of " + String.join(", ", listed) + ")");
+            }
+            if (out.put(name, value) != null) {
+                throw fail(value, "'" + name + "' appears twice");
+            }
+        }
+        return out;
+    }
+
+    String text(At at) {
+        if (!(at.node() instanceof ScalarNode scalar)) {
+            throw fail(at, "must be a single value");
+        }
+        return scalar.getValue();
+    }
+
+    At required(Map<String, At> map, String key, At owner) {
+        At at = map.get(key);
+        if (at == null) {
+            throw fail(owner, "'" + key + "' is required");
+        }
+        return at;
+    }
+
+    String optional(Map<String, At> map, String key, String otherwise) {
+        At at = map.get(key);
+        return at == null ? otherwise : text(at);
+    }
+
+    boolean bool(Map<String, At> map, String key) {
+        At at = map.get(key);
+        if (at == null) {
+            return false;
+        }
+        String value = text(at);
+        if (!value.equals("true") && !value.equals("false")) {
+            throw fail(at, "must be true or false");
+        }
+        return value.equals("true");
+    }
+
+    List<String> names(At at) {
+        if (!(at.node() instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+            throw fail(at, "a list of names: [a, b]");
+        }
+        var out = new ArrayList<String>();
+        seq.getValue().forEach(n -> out.add(text(new At(n, at.where()))));
+        return out;
+    }
+
+    KeyTemplate template(At at) {
+        try {
+            return KeyTemplate.of(text(at));
+        } catch (IllegalArgumentException e) {
+            throw fail(at, e.getMessage());
+        }
+    }
+
+    /** A YAML value as JSON would give it: strings, numbers, booleans, lists and maps. */
+    Object plain(At at) {
+        if (at.node() instanceof ScalarNode scalar) {
+            String tag = scalar.getTag().getValue();
+            if (tag.endsWith(":int") || tag.endsWith(":float")) {
+                return new BigDecimal(scalar.getValue().replace("_", ""));
+            }
+            if (tag.endsWith(":bool")) {
+                return Boolean.valueOf(scalar.getValue());
+            }
+            if (tag.endsWith(":null")) {
+                return null;
+            }
+            return scalar.getValue();
+        }
+        if (at.node() instanceof SequenceNode seq) {
+            var out = new ArrayList<Object>();
+            seq.getValue().forEach(n -> out.add(plain(new At(n, at.where()))));
+            return out;
+        }
+        var out = new LinkedHashMap<String, Object>();
+        map(at, null).forEach((k, v) -> out.put(k, plain(v)));
+        return out;
+    }
+}
