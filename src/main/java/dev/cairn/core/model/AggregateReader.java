@@ -42,17 +42,20 @@ final class AggregateReader extends YamlReader {
     private static final Set<String> MEMBER_KEYS = Set.of("ref", "copy", "one", "many", "part");
 
     private final Map<String, EntityModel> entities;
+    /** The domain's tenant field, which scopes an aggregate that names none of its own (null: none). */
+    private final String domainTenant;
 
-    private AggregateReader(String file, Map<String, EntityModel> entities) {
+    private AggregateReader(String file, Map<String, EntityModel> entities, String domainTenant) {
         super(file);
         this.entities = entities;
+        this.domainTenant = domainTenant;
     }
 
     // --- entry points -----------------------------------------------------------------------------------------
 
     static List<AggregateModel> read(String file, org.yaml.snakeyaml.nodes.Node node, String where,
-                                     Map<String, EntityModel> entities) {
-        var reader = new AggregateReader(file, entities);
+                                     Map<String, EntityModel> entities, String domainTenant) {
+        var reader = new AggregateReader(file, entities, domainTenant);
         var out = new ArrayList<AggregateModel>();
         reader.map(new At(node, where), null).forEach((name, at) -> out.add(reader.aggregate(name, at)));
         reader.checkRoutes(out);
@@ -65,7 +68,7 @@ final class AggregateReader extends YamlReader {
      */
     static CopiesModel copies(String file, org.yaml.snakeyaml.nodes.Node node, String where, String entity, KeyTemplate pk,
                               String path) {
-        var reader = new AggregateReader(file, Map.of());
+        var reader = new AggregateReader(file, Map.of(), null);
         At at = new At(node, where);
         var map = reader.map(at, Set.of("index", "references", "targets"));
         Index index = reader.index(reader.required(map, "index", at));
@@ -234,7 +237,7 @@ final class AggregateReader extends YamlReader {
         }
         var appearances = map.containsKey("appearances") ? appearances(map.get("appearances"), root, name, context)
                 : List.<Appearances>of();
-        EntityModel.Access access = access(map, root, idField);
+        EntityModel.Access access = access(at, map, root, idField);
         var model = new AggregateModel(name, partition, idField, path, optional(map, "description", null), root, context,
                 rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access, at.line());
         var demo = map.containsKey("demo") ? demo(map.get("demo"), model) : List.<DomainModel.DemoItem>of();
@@ -246,32 +249,24 @@ final class AggregateReader extends YamlReader {
      * {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant}: a required id field of the
      * root holding the tenant (a workspace id), by which reads, writes and lists are kept to the caller's tenants.
      */
-    private EntityModel.Access access(Map<String, At> map, Node root, String idField) {
-        var roles = new LinkedHashMap<String, String>();
-        if (map.containsKey("roles")) {
-            map(map.get("roles"), ModelReader.ROLE_KEYS).forEach((what, roleAt) -> {
-                String role = text(roleAt);
-                if (!ModelReader.ROLES.contains(role)) {
-                    throw fail(roleAt, "a role is reader, writer or admin, not '" + role + "'");
-                }
-                roles.put(what, role);
-            });
-        }
+    private EntityModel.Access access(At owner, Map<String, At> map, Node root, String idField) {
         String tenant = null;
-        if (map.containsKey("tenant")) {
-            At at = map.get("tenant");
-            tenant = text(at);
+        At at = map.get("tenant");
+        if (at != null || domainTenant != null) {
+            tenant = at != null ? text(at) : domainTenant;
+            At where = at != null ? at : owner;
+            String scope = at != null ? "the tenant" : "the domain's tenant '" + tenant + "'";
             Child child = child(root, tenant);
             if (tenant.equals(idField)) {
-                throw fail(at, "an aggregate is no tenant itself: the tenant is a root field holding a workspace id");
+                throw fail(where, "an aggregate is no tenant itself: the tenant is a root field holding a workspace id");
             }
             if (child == null || child.kind() != Kind.FIELD || child.field().kind() != FieldModel.Kind.ID
                     || !child.field().required()) {
-                throw fail(at, "the tenant is a required id field of the root (it holds a workspace id), not '"
-                        + tenant + "'");
+                throw fail(where, scope + " is a required id field of the root (it holds a workspace id)"
+                        + (at != null ? ", not '" + tenant + "'" : ": declare it among the aggregate's fields"));
             }
         }
-        return new EntityModel.Access(roles, tenant);
+        return new EntityModel.Access(roles(map), tenant);
     }
 
     private void checkLabel(At at, String label) {

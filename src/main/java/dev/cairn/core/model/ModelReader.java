@@ -43,6 +43,9 @@ public final class ModelReader extends YamlReader {
     /** The entities that are users of the API ({@code self: true}): their own data and their children's may be private. */
     private final Set<String> declaredSelf = new java.util.HashSet<>();
 
+    /** The domain's {@code tenant}: the field that scopes every entity and aggregate of the file (null: none). */
+    private String domainTenant;
+
     private static final Pattern PATH = Pattern.compile("(/([a-z][a-z0-9-]*|\\{[a-zA-Z][a-zA-Z0-9]*}))+");
     private static final Pattern NAME = Pattern.compile("[A-Z][A-Za-z0-9]*");
     private static final Pattern FIELD = Pattern.compile("[a-z][A-Za-z0-9]*");
@@ -102,8 +105,12 @@ public final class ModelReader extends YamlReader {
             throw new ModelException(file, 1, "", "the file is empty");
         }
         At top = new At(root, "");
-        var keys = map(top, Set.of("domain", "description", "entities", "edges", "views", "demo", "aggregates"));
+        var keys = map(top, Set.of("domain", "description", "tenant", "entities", "edges", "views", "demo", "aggregates"));
         String name = text(keys, "domain", top);
+        domainTenant = optional(keys, "tenant", null);
+        if (domainTenant != null && !FIELD.matcher(domainTenant).matches()) {
+            throw fail(keys.get("tenant"), "the domain's tenant is a field name, e.g. workspaceId");
+        }
         var entities = new LinkedHashMap<String, EntityModel>();
         var pending = new LinkedHashMap<String, At>();
         if (keys.containsKey("entities")) {
@@ -137,7 +144,7 @@ public final class ModelReader extends YamlReader {
         EmbeddedRefs.check(file, entities);
         // Aggregates (AggregateReader): after the entities they copy, before the views and demo items.
         List<AggregateModel> aggregates = !keys.containsKey("aggregates") ? List.of()
-                : AggregateReader.read(file, keys.get("aggregates").node(), "aggregates", entities);
+                : AggregateReader.read(file, keys.get("aggregates").node(), "aggregates", entities, domainTenant);
         var views = new ArrayList<ViewModel>();
         if (keys.containsKey("views")) {
             map(keys.get("views"), null).forEach((viewName, at) -> views.add(view(viewName, at, entities)));
@@ -424,7 +431,7 @@ public final class ModelReader extends YamlReader {
         String describe = optional(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
         String[] input = input(map.get("input"));
         var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name, keyed);
-        var access = access(map, fields, identity);
+        var access = access(at, map, identity);
         if (map.containsKey("author")) {
             String author = text(map.get("author"));
             var field = fields.stream().filter(f -> f.name().equals(author)).findFirst();
@@ -529,28 +536,16 @@ public final class ModelReader extends YamlReader {
         }
         var indexes = naturalIndexes(map.get("indexes"), fields, List.of(), name, keyed);
         return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, keyed, operations,
-                fromList, describe, input[0], input[1], false, null, List.of(), indexes, access(map, fields, identity), null,
+                fromList, describe, input[0], input[1], false, null, List.of(), indexes, access(at, map, identity), null,
                 at.line());
     }
 
-    static final Set<String> ROLE_KEYS = Set.of("create", "get", "put", "patch", "delete", "list");
-    static final Set<String> ROLES = Set.of("reader", "writer", "admin");
 
     /**
      * {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant} (the field naming the
      * tenant, a workspace: one of the item's identity fields, so every route under it names it in its path).
      */
-    private EntityModel.Access access(Map<String, At> map, List<FieldModel> fields, List<String> identity) {
-        var roles = new LinkedHashMap<String, String>();
-        if (map.containsKey("roles")) {
-            map(map.get("roles"), ROLE_KEYS).forEach((what, roleAt) -> {
-                String role = text(roleAt);
-                if (!ROLES.contains(role)) {
-                    throw fail(roleAt, "a role is reader, writer or admin, not '" + role + "'");
-                }
-                roles.put(what, role);
-            });
-        }
+    private EntityModel.Access access(At at, Map<String, At> map, List<String> identity) {
         String tenant = null;
         if (map.containsKey("tenant")) {
             tenant = text(map.get("tenant"));
@@ -558,8 +553,16 @@ public final class ModelReader extends YamlReader {
                 throw fail(map.get("tenant"), "the tenant is one of the item's identity fields " + identity
                         + " (every route under it names it in its path), not '" + tenant + "'");
             }
+        } else if (domainTenant != null) {
+            // the domain's tenant field scopes every entity of the file that does not name its own
+            if (!identity.contains(domainTenant)) {
+                throw fail(at, "the domain is scoped by '" + domainTenant + "' (its tenant), which is not one of this "
+                        + "item's identity fields " + identity + ": name the entity's own tenant field, or declare a "
+                        + "shared entity in a file of its own");
+            }
+            tenant = domainTenant;
         }
-        return new EntityModel.Access(roles, tenant);
+        return new EntityModel.Access(roles(map), tenant);
     }
 
     /** The request body's schema name and description, when declared ({@code input: {schema, description}}). */

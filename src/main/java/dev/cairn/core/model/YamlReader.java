@@ -23,6 +23,9 @@ import java.util.TreeSet;
  */
 abstract class YamlReader {
 
+    static final Set<String> ROLE_KEYS = Set.of("create", "get", "put", "patch", "delete", "list");
+    static final Set<String> ROLES = Set.of("reader", "writer", "admin");
+
     /** Entity keys kept for the entity features to come, so a file that uses one says so instead of "unknown". */
     static final Set<String> RESERVED = Set.of("unique", "softDelete", "history", "ttl", "migrations");
 
@@ -117,6 +120,21 @@ abstract class YamlReader {
         } catch (IllegalArgumentException e) {
             throw fail(at, e.getMessage());
         }
+    }
+
+    /** {@code roles}: an operation (or {@code list}) to the role it needs, reader, writer or admin. */
+    Map<String, String> roles(Map<String, At> map) {
+        var roles = new LinkedHashMap<String, String>();
+        if (map.containsKey("roles")) {
+            map(map.get("roles"), ROLE_KEYS).forEach((what, roleAt) -> {
+                String role = text(roleAt);
+                if (!ROLES.contains(role)) {
+                    throw fail(roleAt, "a role is reader, writer or admin, not '" + role + "'");
+                }
+                roles.put(what, role);
+            });
+        }
+        return roles;
     }
 
     /** A YAML value as JSON would give it: strings, numbers, booleans, lists and maps. */
