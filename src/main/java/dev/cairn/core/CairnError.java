@@ -59,10 +59,17 @@ public sealed interface CairnError {
         }
     }
 
-    /** A condition or a state of the data refuses the write; {@code retryable} when a concurrent transaction caused it. */
-    record Conflict(String detail, boolean retryable) implements CairnError {
+    /**
+     * A condition or a state of the data refuses the write; {@code retryable} when a concurrent transaction caused it.
+     * {@code found}: the item the failed condition found (an existing item a create met), if DynamoDB returned it —
+     * for the API to show a caller who may read it, never a member of the problem itself.
+     */
+    record Conflict(String detail, boolean retryable, Map<String, AttributeValue> found) implements CairnError {
         public Conflict(String detail) {
-            this(detail, false);
+            this(detail, false, null);
+        }
+        public Conflict(String detail, boolean retryable) {
+            this(detail, retryable, null);
         }
         public int status() { return 409; }
         public String title() { return "Conflict"; }
@@ -70,11 +77,20 @@ public sealed interface CairnError {
 
     /**
      * The stored version is not the one a write was based on: 412 when the caller stated it ({@code If-Match}),
-     * 409 when another request changed the item between this request's own read and write.
+     * 409 when another request changed the item between this request's own read and write. {@code found}: the item
+     * as stored now (read, or returned by the failed condition), for the API to show a caller who may read it.
      */
-    record VersionConflict(String detail, Long expected, Long actual, boolean precondition) implements CairnError {
+    record VersionConflict(String detail, Long expected, Long actual, boolean precondition,
+                           Map<String, AttributeValue> found) implements CairnError {
         public VersionConflict(String detail, Long expected, Long actual) {
-            this(detail, expected, actual, false);
+            this(detail, expected, actual, false, null);
+        }
+        public VersionConflict(String detail, Long expected, Long actual, boolean precondition) {
+            this(detail, expected, actual, precondition, null);
+        }
+        /** The same conflict as the caller's stated precondition (412). */
+        public VersionConflict asPrecondition() {
+            return new VersionConflict(detail, expected, actual, true, found);
         }
         public int status() { return precondition ? 412 : 409; }
         public String title() { return "Version conflict"; }

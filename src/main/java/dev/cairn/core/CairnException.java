@@ -7,19 +7,41 @@ package dev.cairn.core;
 public final class CairnException extends RuntimeException {
 
     private final transient CairnError error;
+    private final transient Current current;
+
+    /**
+     * What a conflicting write's caller is shown of the item as it is now: its representation (as a GET answers it)
+     * and its version (the ETag), so the client can merge without another read.
+     */
+    public record Current(Object body, long version) {
+    }
 
     public CairnException(CairnError error) {
-        super(error.code() + ": " + error.detail(), null, false, false);
-        this.error = error;
+        this(error, null, null);
     }
 
     public CairnException(CairnError error, Throwable cause) {
+        this(error, cause, null);
+    }
+
+    private CairnException(CairnError error, Throwable cause, Current current) {
         super(error.code() + ": " + error.detail(), cause, false, false);
         this.error = error;
+        this.current = current;
     }
 
     public CairnError error() {
         return error;
+    }
+
+    /** The item as it is now, for a conflict answered to a caller who may read it; null otherwise. */
+    public Current current() {
+        return current;
+    }
+
+    /** The same failure, answered with the item's current representation and version. */
+    public CairnException withCurrent(Object body, long version) {
+        return new CairnException(error, getCause(), new Current(body, version));
     }
 
     /** Whether {@code failure} carries an error of one of the given kinds. */

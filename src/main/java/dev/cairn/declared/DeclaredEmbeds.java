@@ -67,7 +67,7 @@ public class DeclaredEmbeds {
                 .onItem().ifNull().failWith(() -> EntityService.notFound(what))
                 .chain(item -> {
                     Stored<Doc> current = entity.spec().fromItem(item);
-                    Http.requireVersion(what, ifMatch, current.version());
+                    EntityService.requireVersion(entity.spec(), current, ifMatch, what);
                     Doc next = patcher.apply(current.value(), shape, body, immutable, contentType);
                     return hydrate(entity, next, known(entity, current.value(), item))
                             .chain(h -> h.doc().equals(current.value()) ? Uni.createFrom().item(current)

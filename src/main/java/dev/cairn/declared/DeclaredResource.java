@@ -1,5 +1,7 @@
 package dev.cairn.declared;
 
+import dev.cairn.core.CairnError;
+import dev.cairn.core.CairnException;
 import dev.cairn.declared.DeclaredRoutes.Action;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.OperationModel.Op;
@@ -71,7 +73,8 @@ public class DeclaredResource {
         var entity = match.route().entity();
         return service.create(entity, address(match), body).map(stored -> match.route().atOwner()
                 ? Responses.created(itemUri(uri, entity, stored.value()), stored, (Object) service.view(entity, stored))
-                : Responses.created(uri, stored.value().text(entity.model().idField()), stored, (Object) service.view(entity, stored)));
+                : Responses.created(uri, stored.value().text(entity.model().idField()), stored, (Object) service.view(entity, stored)))
+                .onFailure().transform(e -> withCurrent(entity, e));
     }
 
     @GET
@@ -118,10 +121,10 @@ public class DeclaredResource {
         var entity = match.route().entity();
         if (match.route().action() == Action.PUT_EDGE) {
             return service.create(entity, address(match), body).map(stored -> Responses.created(uri.getAbsolutePath(), stored,
-                    (Object) service.view(entity, stored)));
+                    (Object) service.view(entity, stored))).onFailure().transform(e -> withCurrent(entity, e));
         }
         return service.replace(entity, address(match), idParameter(match), body, Http.ifMatch(ifMatch), mode(entity, cascade))
-                .map(this::changed);
+                .map(this::changed).onFailure().transform(e -> withCurrent(entity, e));
     }
 
     @PATCH
@@ -138,7 +141,7 @@ public class DeclaredResource {
         }
         return service.patch(match.route().entity(), address(match), idParameter(match), body, contentType,
                         Http.ifMatch(ifMatch), mode(match.route().entity(), cascade))
-                .map(this::changed);
+                .map(this::changed).onFailure().transform(e -> withCurrent(match.route().entity(), e));
     }
 
     @DELETE
@@ -153,7 +156,8 @@ public class DeclaredResource {
             return aggregates.delete(match, ifMatch);
         }
         return service.delete(match.route().entity(), address(match), idParameter(match), Http.ifMatch(ifMatch))
-                .map(deleted -> Responses.noContent());
+                .<RestResponse<Void>>map(deleted -> Responses.noContent())
+                .onFailure().transform(e -> withCurrent(match.route().entity(), e));
     }
 
     /** The methods the path has (any resource's), as a 404 when it has none. */
@@ -191,6 +195,31 @@ public class DeclaredResource {
                     : "must be one of " + String.join(", ", members));
         }
         return service.getWith(entity, address, include, first).map(view -> Responses.ok(view.root(), (Object) view.body()));
+    }
+
+    /**
+     * A write refused by a conflict (a stale If-Match, a create of an existing item) answers the item as it is now —
+     * as its GET would, with its ETag — when the failed write found it (no extra call) and the caller may read it: the
+     * write's own route admitted the caller to this path, so only the role the entity's reads need is left to check.
+     */
+    private Throwable withCurrent(DeclaredEntity entity, Throwable failure) {
+        if (!(failure instanceof CairnException e)) {
+            return failure;
+        }
+        var found = e.error() instanceof CairnError.VersionConflict conflict ? conflict.found()
+                : e.error() instanceof CairnError.Conflict conflict ? conflict.found() : null;
+        if (found == null || !entity.spec().isTypeOf(found)
+                || !Caller.bound().map(caller -> caller.has(readRole(entity.model()))).orElse(false)) {
+            return failure;
+        }
+        var stored = entity.spec().fromItem(found);
+        return e.withCurrent(service.view(entity, stored), stored.version());
+    }
+
+    /** The role an entity's reads need: as declared, else a reader's. */
+    static Caller.Role readRole(dev.cairn.core.model.EntityModel model) {
+        String declared = model.access().roles().get("get");
+        return declared == null ? Caller.Role.READER : Caller.Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT));
     }
 
     /** Where a new item is read: its item path with its identity, under the base URI. */

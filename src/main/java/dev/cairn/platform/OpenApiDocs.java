@@ -462,6 +462,10 @@ public class OpenApiDocs implements OASFilter {
         if (status.equals("503") || status.equals("429")) {
             response.addHeader("Retry-After", header("Seconds to wait before retrying", SchemaType.INTEGER));
         }
+        if (status.equals("409") || status.equals("412")) {
+            response.addHeader("ETag", header("With `current`: the version of the item it shows, for the next If-Match",
+                    SchemaType.STRING).required(false));
+        }
         diagnostics(response);
     }
 
@@ -603,6 +607,11 @@ public class OpenApiDocs implements OASFilter {
                 .addProperty("requiredRole", string().description("Forbidden: the role the operation needs"))
                 .addProperty("expectedVersion", integer.description("VersionConflict: the version If-Match or the write expected"))
                 .addProperty("actualVersion", OASFactory.createSchema().addType(SchemaType.INTEGER).description("VersionConflict: the current version"))
+                .addProperty("current", OASFactory.createSchema().addType(SchemaType.OBJECT).description("A write of a "
+                        + "declared entity refused because the item changed (412, or 409 after a concurrent write) or "
+                        + "exists already (409 on a create), and an aggregate's 412: the item as it is now, exactly as "
+                        + "its GET answers it, with its version in the ETag header — to a caller who may read it, and "
+                        + "only where the failed write found it (no extra call); absent otherwise"))
                 .addProperty("field", string().description("RefNotFound: the input field holding the reference"))
                 .addProperty("refId", string().description("RefNotFound: the id that names nothing; RefChanged: the id of the entity that changed"))
                 .addProperty("refEntity", string().description("RefNotFound: the entity type it should name; RefChanged: its entity type"))

@@ -40,6 +40,14 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response cairn(CairnException e, UriInfo uri) {
+        if (e.current() != null) {
+            // a conflict shown with the item as it is now: its representation and, as on a GET, its version
+            Response plain = problem(e.error(), uri, e.getCause());
+            @SuppressWarnings("unchecked")
+            var body = new LinkedHashMap<>((Map<String, Object>) plain.getEntity());
+            body.put("current", e.current().body());
+            return Response.fromResponse(plain).entity(body).header("ETag", "\"" + e.current().version() + "\"").build();
+        }
         return problem(e.error(), uri, e.getCause());
     }
 

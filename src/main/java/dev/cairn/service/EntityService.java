@@ -89,7 +89,7 @@ public class EntityService {
             if (!visible.test(current.value())) {
                 return Uni.createFrom().failure(notFound(what));
             }
-            Http.requireVersion(what, ifMatch, current.version());
+            requireVersion(spec, current, ifMatch, what);
             return Offload.apply(change, current.value()).chain(patched -> {
                 rule.accept(current.value(), patched);
                 if (patched.equals(current.value())) {
@@ -99,6 +99,15 @@ public class EntityService {
             });
         });
         return againOnConflict(attempt, ifMatch);
+    }
+
+    /** A stale If-Match is a 412 that carries the item as read, so the answer can show it to a caller who may read it. */
+    public static <T> void requireVersion(EntitySpec<T> spec, Stored<T> current, Long ifMatch, String what) {
+        if (ifMatch != null && ifMatch != current.version()) {
+            throw new CairnException(new CairnError.VersionConflict(what + " is at version " + current.version()
+                    + ", not " + ifMatch, ifMatch, current.version(), true,
+                    spec.toItem(current.value(), current.version(), current.createdAt(), current.updatedAt())));
+        }
     }
 
     /** {@link #change} written as a put at the version read. */
@@ -120,11 +129,7 @@ public class EntityService {
         // failed (412), exactly as if it had arrived a moment later.
         return again(cycle, false, 1).onFailure(e -> e instanceof CairnException ce
                         && ce.error() instanceof CairnError.VersionConflict conflict && !conflict.precondition())
-                .transform(e -> {
-                    var conflict = (CairnError.VersionConflict) ((CairnException) e).error();
-                    return new CairnException(new CairnError.VersionConflict(conflict.detail(), conflict.expected(),
-                            conflict.actual(), true));
-                });
+                .transform(e -> new CairnException(((CairnError.VersionConflict) ((CairnException) e).error()).asPrecondition()));
     }
 
     /**

@@ -245,7 +245,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         }
         String what = subject(label);
         if (expectation.state() == Expectation.State.ABSENT) {
-            return new CairnError.Conflict(what + " already exists");
+            return new CairnError.Conflict(what + " already exists", false, exists ? oldItem : null);
         }
         if (!exists && (expectation.state() == Expectation.State.PRESENT || expectation.version() != null)) {
             return new CairnError.NotFound(what + " does not exist");
@@ -253,7 +253,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         long actual = EntitySpec.versionOf(oldItem);
         if (expectation.version() != null && actual != expectation.version()) {
             return new CairnError.VersionConflict(what + " is at version " + actual + ", not " + expectation.version(),
-                    expectation.version(), actual, expectation.precondition());
+                    expectation.version(), actual, expectation.precondition(), oldItem);
         }
         return new CairnError.Conflict(what + " does not meet the write's condition");
     }
