@@ -169,6 +169,17 @@ final class AggregateOpenApi {
     private static void addAggregate(OpenAPI openAPI, DomainModel domain, AggregateModel aggregate, DomainPlan plan) {
         Node root = aggregate.root();
         answer(openAPI, root, aggregate.description(), plan);
+        if (aggregate.timestamps()) {
+            // the root's own: when the aggregate was created, and when any write (a cascade's too) last changed it
+            Schema schema = openAPI.getComponents().getSchemas().get(root.schema());
+            schema.addProperty("createdAt", string().format("date-time").readOnly(Boolean.TRUE)
+                    .description("When the " + dev.cairn.core.model.ModelReader.words(aggregate.name()) + " was created"));
+            schema.addProperty("updatedAt", string().format("date-time").readOnly(Boolean.TRUE)
+                    .description("When a write last changed it (a cascade into its copies too)"));
+            var required = new ArrayList<>(schema.getRequired() == null ? List.<String>of() : schema.getRequired());
+            required.addAll(List.of("createdAt", "updatedAt"));
+            schema.setRequired(required);
+        }
         input(openAPI, root, aggregate.inputDescription());
         String words = dev.cairn.core.model.ModelReader.words(aggregate.name());
         for (var entry : aggregate.operations().entrySet()) {

@@ -56,6 +56,18 @@ public class DeclaredAggregates {
     public record Versioned(Map<String, Object> view, long version) {
     }
 
+    /** What an answer shows of an aggregate: its view, and the root's timestamps where declared. */
+    private static Versioned shown(DeclaredAggregate aggregate, Map<String, Object> view, long version, Instant createdAt,
+                                   Instant updatedAt) {
+        if (!aggregate.model().timestamps()) {
+            return new Versioned(view, version);
+        }
+        var out = new LinkedHashMap<>(view);
+        out.put("createdAt", createdAt);
+        out.put("updatedAt", updatedAt);
+        return new Versioned(out, version);
+    }
+
     @Inject AggregateStore aggregates;
     @Inject EntityStore store;
     @Inject EntityService entities;
@@ -73,7 +85,8 @@ public class DeclaredAggregates {
         return aggregates.read(aggregate.aggregate(), id)
                 .onItem().ifNull().failWith(() -> EntityService.notFound(aggregate.describe(id)))
                 .invoke(s -> requireVisible(aggregate, id, s.assembled().view()))
-                .map(s -> new Versioned(s.assembled().view(), s.assembled().version()));
+                .map(s -> shown(aggregate, s.assembled().view(), s.assembled().version(), s.assembled().createdAt(),
+                        s.assembled().updatedAt()));
     }
 
     // --- tenant scope -------------------------------------------------------------------------------------------
@@ -224,7 +237,7 @@ public class DeclaredAggregates {
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
                     Items items = engine.decompose(view, versions(resolved.copies()), 1, now, now);
                     return aggregates.write(engine, AggregateWrites.create(engine, items).guardedBy(resolved.sourceGuards()),
-                            Map.of()).map(done -> new Versioned(view, 1));
+                            Map.of()).map(done -> shown(aggregate, view, 1, now, now));
                 }));
     }
 
@@ -275,11 +288,13 @@ public class DeclaredAggregates {
                 var changes = Aggregate.diff(before, after);
                 if (changes.isEmpty()) {
                     // Nothing changed: no write, and the version (the ETag) stays.
-                    return Uni.createFrom().item(new Versioned(current.view(), current.version()));
+                    return Uni.createFrom().item(shown(aggregate, current.view(), current.version(), current.createdAt(),
+                            current.updatedAt()));
                 }
                 Plan plan = AggregateWrites.update(engine, after, changes, current.version(), now)
                         .guardedBy(resolved.sourceGuards());
-                return aggregates.write(engine, plan, snapshot.bySk()).map(done -> new Versioned(view, current.version() + 1));
+                return aggregates.write(engine, plan, snapshot.bySk())
+                        .map(done -> shown(aggregate, view, current.version() + 1, current.createdAt(), now));
             });
         })));
     }
@@ -319,7 +334,9 @@ public class DeclaredAggregates {
                         // a stale If-Match answers the aggregate as read (no extra call) to a caller who may read it
                         var stale = new CairnException(new CairnError.VersionConflict(what + " is at version " + version
                                 + ", not " + ifMatch, ifMatch, version, true));
-                        throw mayRead(aggregate) ? stale.withCurrent(snapshot.assembled().view(), version) : stale;
+                        var assembled = snapshot.assembled();
+                        throw mayRead(aggregate) ? stale.withCurrent(shown(aggregate, assembled.view(), version,
+                                assembled.createdAt(), assembled.updatedAt()).view(), version) : stale;
                     }
                 });
     }

@@ -173,6 +173,29 @@ class ShopResourceTest {
     }
 
     @Test
+    void anOrderShowsWhenItWasCreatedAndWhenAnyWriteACascadeIncludedLastChangedIt() {
+        var f = Fixture.create("placed");
+        var created = given().get("/orders/{id}", f.order).then().statusCode(200).extract().response();
+        String createdAt = created.path("createdAt");
+        assertThat(createdAt).isNotNull().isEqualTo(created.<String>path("updatedAt"));
+        var patched = given().contentType("application/merge-patch+json").body("{\"status\":\"paid\"}")
+                .patch("/orders/{id}", f.order).then().statusCode(200).extract().response();
+        assertThat(patched.<String>path("createdAt")).isEqualTo(createdAt);
+        java.time.Instant changed = java.time.Instant.parse(patched.path("updatedAt"));
+        assertThat(changed).isAfter(java.time.Instant.parse(createdAt));
+        // a write that changes nothing moves nothing
+        given().contentType("application/merge-patch+json").body("{\"status\":\"paid\"}").patch("/orders/{id}", f.order)
+                .then().statusCode(200).header("ETag", "\"2\"").body("updatedAt", equalTo(patched.path("updatedAt")));
+        // a product's rename rewrites the line's copy: the order changed, so its version and updatedAt move
+        given().contentType("application/merge-patch+json").body("{\"name\":\"Steam Kettle\"}")
+                .patch("/products/{id}", f.p1).then().statusCode(200).body("updated", equalTo(1));
+        var renamed = given().get("/orders/{id}", f.order).then().statusCode(200).header("ETag", "\"3\"")
+                .body("lines[0].product.name", equalTo("Steam Kettle")).body("createdAt", equalTo(createdAt))
+                .extract().response();
+        assertThat(java.time.Instant.parse(renamed.path("updatedAt"))).isAfter(changed);
+    }
+
+    @Test
     void theStatusListFollowsAnOrdersStatusNewestFirstWithOneQuery() {
         var older = Fixture.create("placed");
         var newer = Fixture.create("placed");

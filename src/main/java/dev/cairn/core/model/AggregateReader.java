@@ -157,7 +157,7 @@ final class AggregateReader extends YamlReader {
     // --- an aggregate -----------------------------------------------------------------------------------------
 
     private static final Set<String> AGGREGATE_KEYS = Set.of("partition", "path", "type", "label", "description", "fields",
-            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant");
+            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps");
 
     private AggregateModel aggregate(String name, At at) {
         if (!NAME.matcher(name).matches()) {
@@ -239,10 +239,11 @@ final class AggregateReader extends YamlReader {
                 : List.<Appearances>of();
         EntityModel.Access access = access(at, map, root, idField);
         var model = new AggregateModel(name, partition, idField, path, optional(map, "description", null), root, context,
-                rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access, at.line());
+                rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access,
+                bool(map, "timestamps"), at.line());
         var demo = map.containsKey("demo") ? demo(map.get("demo"), model) : List.<DomainModel.DemoItem>of();
         return new AggregateModel(name, partition, idField, path, model.description(), root, context, rules, input[0],
-                input[1], operations, lists, summary, appearances, demo, access, at.line());
+                input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), at.line());
     }
 
     /**
