@@ -233,6 +233,11 @@ final class AggregateOpenApi {
         }
         for (AggregateModel.Listing list : aggregate.lists()) {
             listing(openAPI, domain, list.route(), list.answer(), aggregate.summary().schema() + "Page", aggregate.byField(list));
+            if (aggregate.access().tenant() != null && list.by().containsKey(aggregate.access().tenant())) {
+                // a list by the tenant itself: another tenant's answers as a missing workspace
+                DeclaredOpenApi.pathItem(openAPI, list.route().path()).getGET().getResponses().addAPIResponse("404",
+                        OASFactory.createAPIResponse().description("No such workspace (or one outside the token's scope)"));
+            }
         }
         for (Appearances found : aggregate.appearances()) {
             addAppearance(openAPI, aggregate, found, plan);

@@ -72,6 +72,7 @@ public class DeclaredAggregates {
     @Inject EntityStore store;
     @Inject EntityService entities;
     @Inject MergePatcher patcher;
+    @Inject DeclaredModels models;
 
     /** The input's fields as a merge patch or a JSON Patch sees them (the create body's shape). */
     private static MergePatcher.Shape<Doc> shape(DeclaredAggregate aggregate) {
@@ -98,25 +99,29 @@ public class DeclaredAggregates {
         return Caller.bound().map(caller -> caller.has(role)).orElse(false);
     }
 
-    /** The tenant an aggregate's view (or input) names; null when the aggregate declares none. */
-    private static String tenantOf(DeclaredAggregate aggregate, Map<String, Object> values) {
-        String field = aggregate.model().access().tenant();
-        return field == null ? null : String.valueOf(values.get(field));
-    }
-
-    /** Another tenant's aggregate answers exactly as a missing one: the same 404, before any version is compared. */
+    /**
+     * Another tenant's aggregate answers exactly as a missing one: the same 404, before any version is compared. A
+     * root stored without the tenant field (written before the aggregate declared one) belongs to no workspace: only
+     * a caller of every workspace sees it, until a write names its tenant.
+     */
     private static void requireVisible(DeclaredAggregate aggregate, String id, Map<String, Object> view) {
-        String tenant = tenantOf(aggregate, view);
-        if (tenant != null && !Caller.current().canSee(tenant)) {
+        String field = aggregate.model().access().tenant();
+        if (field == null) {
+            return;
+        }
+        Caller caller = Caller.current();
+        boolean visible = view.get(field) instanceof String tenant ? caller.canSee(tenant) : caller.allWorkspaces();
+        if (!visible) {
             throw EntityService.notFound(aggregate.describe(id));
         }
     }
 
     /** An aggregate written into a tenant out of the caller's scope: 403, whether or not that tenant exists. */
     private static void requireWritable(DeclaredAggregate aggregate, Map<String, Object> input) {
-        String tenant = tenantOf(aggregate, input);
-        if (tenant != null) {
-            Caller.current().requireCreatable(tenant);
+        String field = aggregate.model().access().tenant();
+        if (field != null) {
+            // the input was checked: the tenant field is a required id
+            Caller.current().requireCreatable(String.valueOf(input.get(field)));
         }
     }
 
@@ -165,6 +170,10 @@ public class DeclaredAggregates {
     /** The members of one type that copy an entity: ONE Query of its copies' partition (the entity's ref index). */
     public Uni<Page<Map<String, Object>>> appearances(DeclaredAggregate aggregate, String name, String id, int limit,
                                                       String cursor) {
+        if (aggregate.model().access().tenant() != null) {
+            // its members' aggregates belong to every tenant: an admin of every workspace's (the route needs the role)
+            Caller.current().requireAllWorkspaces("where " + aggregate.name() + " members appear");
+        }
         Appearances found = aggregate.model().appearances().stream().filter(a -> a.name().equals(name)).findFirst()
                 .orElseThrow();
         Aggregate engine = aggregate.aggregate();
@@ -196,9 +205,19 @@ public class DeclaredAggregates {
      * the entity's ref index per page.
      */
     public Uni<Page<Map<String, Object>>> references(DeclaredEntity entity, String id, int limit, String cursor) {
+        if (copiedAcrossTenants(entity)) {
+            // the copies live in aggregates of every tenant: an admin of every workspace's (the route needs the role)
+            Caller.current().requireAllWorkspaces("where copies of " + entity.name() + " live");
+        }
         CopiesModel copies = entity.model().copies();
         QuerySpec query = QuerySpec.on(copies.index(), copies.partitionOf(id)).limit(limit).build();
         return store.page(query, cursor).map(page -> page.map(item -> reference(entity.name(), item)));
+    }
+
+    /** Whether a tenant-scoped aggregate holds copies of the entity (its references then span tenants). */
+    private boolean copiedAcrossTenants(DeclaredEntity entity) {
+        return models.plan().aggregates().stream().anyMatch(a -> a.model().access().tenant() != null
+                && a.model().referencedEntities().contains(entity.name()));
     }
 
     private static Map<String, Object> reference(String entity, Map<String, AttributeValue> item) {

@@ -168,6 +168,8 @@ public class AccessControl {
         } else if (claim instanceof String s) {
             out.addAll(commaSeparated(s));
         }
+        // a value no id can be (empty, or with control characters) names no workspace: never a mark the service uses
+        out.removeIf(id -> id.isEmpty() || id.chars().anyMatch(Character::isISOControl));
         return out;
     }
 
