@@ -226,6 +226,11 @@ final class AggregateOpenApi {
                     item.setDELETE(operation);
                 }
             }
+            if (entry.getKey() == OperationModel.Op.PUT || entry.getKey() == OperationModel.Op.PATCH
+                    || entry.getKey() == OperationModel.Op.DELETE) {
+                // a stale If-Match shows the aggregate as read (DeclaredAggregates.readForWrite); its 409s show nothing
+                operation.addExtension(OpenApiDocs.SHOWS_CURRENT, "412");
+            }
             DeclaredOpenApi.sortParameters(operation);
         }
         if (aggregate.summary() != null) {

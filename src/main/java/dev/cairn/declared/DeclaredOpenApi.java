@@ -184,6 +184,10 @@ public final class DeclaredOpenApi {
                     pathItem(openAPI, path).setDELETE(operation);
                 }
             }
+            if (entry.getKey() != Op.GET) {
+                // a write refused by a conflict shows the item as it is now (DeclaredResource.withCurrent)
+                operation.addExtension(dev.cairn.platform.OpenApiDocs.SHOWS_CURRENT, "409,412");
+            }
             numberIdentity(operation, entity, path);
             sortParameters(operation);
         }

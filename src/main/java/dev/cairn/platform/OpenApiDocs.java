@@ -326,6 +326,12 @@ public class OpenApiDocs implements OASFilter {
     /** The extension that lists the fields a PATCH refuses to change (comma separated); see immutableFields. */
     public static final String IMMUTABLE = "x-immutable";
 
+    /**
+     * The conflict statuses whose answer shows the item as it is now ({@code current} and its ETag), e.g. "409,412"
+     * on a declared entity's write: read here to pick those answers' components, then removed.
+     */
+    public static final String SHOWS_CURRENT = "x-shows-current";
+
     private static boolean isAction(Operation operation) {
         return operation.getExtensions() != null && operation.getExtensions().containsKey(ACTION);
     }
@@ -384,6 +390,8 @@ public class OpenApiDocs implements OASFilter {
             Map.entry("406", new String[]{"NotAcceptable", "The Accept header excludes application/json"}),
             Map.entry("409", new String[]{"Conflict", "Conflict: it exists already, is still referenced, or changed meanwhile"}),
             Map.entry("412", new String[]{"PreconditionFailed", "If-Match names another version than the current one"}),
+            Map.entry("409+current", new String[]{"ConflictShowingCurrent", "Conflict: it exists already, is still referenced, or changed meanwhile; where the write found the item, `current` shows it as it is now and `ETag` names its version"}),
+            Map.entry("412+current", new String[]{"PreconditionFailedShowingCurrent", "If-Match names another version than the current one: `current` shows the item as it is now and `ETag` names its version (to a caller who may read it)"}),
             Map.entry("413", new String[]{"PayloadTooLarge", "The body is larger than 1 MiB, or a patch has too many operations, would make the document too large or would do too much work (`limit`, `limitBytes`, `limitWork`)"}),
             Map.entry("415", new String[]{"UnsupportedMediaType", "The Content-Type is not one this operation reads"}),
             Map.entry("422", new String[]{"Unprocessable", "Well-formed but not storable: a reference names nothing, or an item or transaction is too large"}),
@@ -402,7 +410,11 @@ public class OpenApiDocs implements OASFilter {
         components.addHeader("X-Content-Type-Options", header("nosniff", SchemaType.STRING));
         PROBLEMS.forEach((status, named) -> {
             var response = OASFactory.createAPIResponse().description(named[1]);
-            problemContent(status, response);
+            problemContent(status.replace("+current", ""), response);
+            if (status.endsWith("+current")) {
+                response.addHeader("ETag", header("The version of the item `current` shows, for the next If-Match; "
+                        + "absent when `current` is", SchemaType.STRING).required(false));
+            }
             components.addResponse(named[0], response);
         });
     }
@@ -445,9 +457,13 @@ public class OpenApiDocs implements OASFilter {
                 problemContent(status, response);
             }
         });
+        Object showing = operation.getExtensions() == null ? null : operation.getExtensions().get(SHOWS_CURRENT);
+        var showsCurrent = showing == null ? java.util.Set.<String>of() : java.util.Set.of(showing.toString().split(","));
+        operation.removeExtension(SHOWS_CURRENT);
         statuses.forEach(status -> {
             if (responses.getAPIResponse(status) == null) {
-                responses.addAPIResponse(status, OASFactory.createAPIResponse().ref("#/components/responses/" + PROBLEMS.get(status)[0]));
+                String named = showsCurrent.contains(status) ? status + "+current" : status;
+                responses.addAPIResponse(status, OASFactory.createAPIResponse().ref("#/components/responses/" + PROBLEMS.get(named)[0]));
             }
         });
         responses.setAPIResponses(new TreeMap<>(responses.getAPIResponses()));
@@ -461,10 +477,6 @@ public class OpenApiDocs implements OASFilter {
         }
         if (status.equals("503") || status.equals("429")) {
             response.addHeader("Retry-After", header("Seconds to wait before retrying", SchemaType.INTEGER));
-        }
-        if (status.equals("409") || status.equals("412")) {
-            response.addHeader("ETag", header("With `current`: the version of the item it shows, for the next If-Match",
-                    SchemaType.STRING).required(false));
         }
         diagnostics(response);
     }
