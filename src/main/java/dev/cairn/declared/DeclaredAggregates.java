@@ -12,13 +12,13 @@ import dev.cairn.core.aggregate.AggregateWrites;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.aggregate.JsonAttributes;
+import dev.cairn.core.expr.Condition;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.model.AggregateModel.Appearances;
 import dev.cairn.core.model.CopiesModel;
 import dev.cairn.core.model.DeclaredAggregate;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.Doc;
-import dev.cairn.core.expr.Condition;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.platform.Http;
@@ -91,13 +91,6 @@ public class DeclaredAggregates {
     }
 
     // --- tenant scope -------------------------------------------------------------------------------------------
-
-    /** Whether the caller has the role the aggregate's reads need (as declared, else a reader's). */
-    private static boolean mayRead(DeclaredAggregate aggregate) {
-        String declared = aggregate.model().access().roles().get("get");
-        Caller.Role role = declared == null ? Caller.Role.READER : Caller.Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT));
-        return Caller.bound().map(caller -> caller.has(role)).orElse(false);
-    }
 
     /**
      * Another tenant's aggregate answers exactly as a missing one: the same 404, before any version is compared. A
@@ -354,7 +347,7 @@ public class DeclaredAggregates {
                         var stale = new CairnException(new CairnError.VersionConflict(what + " is at version " + version
                                 + ", not " + ifMatch, ifMatch, version, true));
                         var assembled = snapshot.assembled();
-                        throw mayRead(aggregate) ? stale.withCurrent(shown(aggregate, assembled.view(), version,
+                        throw DeclaredRoutes.mayRead(aggregate.model().access()) ? stale.withCurrent(shown(aggregate, assembled.view(), version,
                                 assembled.createdAt(), assembled.updatedAt()).view(), version) : stale;
                     }
                 });

@@ -209,17 +209,11 @@ public class DeclaredResource {
         var found = e.error() instanceof CairnError.VersionConflict conflict ? conflict.found()
                 : e.error() instanceof CairnError.Conflict conflict ? conflict.found() : null;
         if (found == null || !entity.spec().isTypeOf(found)
-                || !Caller.bound().map(caller -> caller.has(readRole(entity.model()))).orElse(false)) {
+                || !DeclaredRoutes.mayRead(entity.model().access())) {
             return failure;
         }
         var stored = entity.spec().fromItem(found);
         return e.withCurrent(service.view(entity, stored), stored.version());
-    }
-
-    /** The role an entity's reads need: as declared, else a reader's. */
-    static Caller.Role readRole(dev.cairn.core.model.EntityModel model) {
-        String declared = model.access().roles().get("get");
-        return declared == null ? Caller.Role.READER : Caller.Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT));
     }
 
     /** Where a new item is read: its item path with its identity, under the base URI. */

@@ -10,6 +10,7 @@ import dev.cairn.core.model.IndexModel;
 import dev.cairn.core.model.ListModel;
 import dev.cairn.core.model.NaturalIndexModel;
 import dev.cairn.core.model.ViewModel;
+import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.auth.Caller.Role;
 
 import java.util.ArrayList;
@@ -176,8 +177,8 @@ public final class DeclaredRoutes {
             case LIST_PARTITION, LIST_INDEX, LIST_NATURAL -> "list";
             default -> throw new IllegalStateException(route.action() + " is no entity's route");
         };
-        String declared = model.access().roles().get(word);
-        Role role = declared != null ? Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT))
+        Role declared = declaredRole(model.access(), word);
+        Role role = declared != null ? declared
                 : "get".equals(word) || "list".equals(word) ? Role.READER
                 : "delete".equals(word) && plan.cascade(model.name()) != null ? Role.ADMIN : Role.WRITER;
         String user = model.access().privateTo();
@@ -222,9 +223,21 @@ public final class DeclaredRoutes {
             case AGGREGATE_LIST, AGGREGATE_APPEARANCES -> "list";
             default -> throw new IllegalStateException(route.action() + " is no aggregate's route");
         };
+        Role declared = declaredRole(access, word);
+        return declared != null ? declared : route.method().equals("GET") ? Role.READER : Role.WRITER;
+    }
+
+    /** The role an entity or aggregate declares for an operation or its lists ({@code roles}); null when it declares none. */
+    static Role declaredRole(EntityModel.Access access, String word) {
         String declared = access.roles().get(word);
-        return declared != null ? Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT))
-                : route.method().equals("GET") ? Role.READER : Role.WRITER;
+        return declared == null ? null : Role.valueOf(declared.toUpperCase(java.util.Locale.ROOT));
+    }
+
+    /** Whether the request's caller may read what {@code access} guards: the role its reads need (a reader's by default). */
+    static boolean mayRead(EntityModel.Access access) {
+        Role declared = declaredRole(access, "get");
+        Role needed = declared != null ? declared : Role.READER;
+        return Caller.bound().map(caller -> caller.has(needed)).orElse(false);
     }
 
     private static Access tenantAccess(DomainPlan plan, Route route, Role role) {

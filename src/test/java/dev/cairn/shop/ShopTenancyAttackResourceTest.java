@@ -54,25 +54,17 @@ class ShopTenancyAttackResourceTest {
         return TestTokens.bearer(subject, workspaces, role);
     }
 
-    String product() {
-        String id = "ap-" + UUID.randomUUID().toString().substring(0, 8);
-        as(TestTokens.admin()).contentType(ContentType.JSON)
-                .body("{\"id\":\"" + id + "\",\"name\":\"Kettle\",\"brand\":\"steamco\",\"price\":25}")
-                .post("/products").then().statusCode(201);
-        return id;
+    // products and orders are written by an admin of every workspace, as ShopTenancyResourceTest writes them
+    static String product() {
+        return ShopTenancyResourceTest.product();
     }
 
     static String order(String id, String workspace, String status, String product) {
-        return "{\"id\":\"" + id + "\",\"workspaceId\":\"" + workspace + "\",\"customerId\":\"c1\",\"status\":\"" + status
-                + "\",\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},"
-                + "\"lines\":[{\"productId\":\"" + product + "\",\"quantity\":1}]}";
+        return ShopTenancyResourceTest.order(id, workspace, status, product);
     }
 
-    String placed(String workspace, String product) {
-        String id = "ao-" + UUID.randomUUID().toString().substring(0, 8);
-        as(TestTokens.admin()).contentType(ContentType.JSON).body(order(id, workspace, "placed", product))
-                .post("/orders").then().statusCode(201);
-        return id;
+    static String placed(String workspace, String product) {
+        return ShopTenancyResourceTest.placed(workspace, product);
     }
 
     static java.net.http.HttpResponse<String> raw(String method, String path, String bearer) throws Exception {

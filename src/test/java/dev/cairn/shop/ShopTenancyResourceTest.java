@@ -42,7 +42,7 @@ class ShopTenancyResourceTest {
         return TestTokens.bearer(subject, List.of(workspace), role);
     }
 
-    String product() {
+    static String product() {
         String id = "tp-" + UUID.randomUUID().toString().substring(0, 8);
         as(TestTokens.admin()).contentType(ContentType.JSON)
                 .body("{\"id\":\"" + id + "\",\"name\":\"Kettle\",\"brand\":\"steamco\",\"price\":25}")
@@ -56,7 +56,7 @@ class ShopTenancyResourceTest {
                 + "\"lines\":[{\"productId\":\"" + product + "\",\"quantity\":1}]}";
     }
 
-    String placed(String workspace, String product) {
+    static String placed(String workspace, String product) {
         String id = "to-" + UUID.randomUUID().toString().substring(0, 8);
         as(TestTokens.admin()).contentType(ContentType.JSON).body(order(id, workspace, "placed", product))
                 .post("/orders").then().statusCode(201);
