@@ -241,9 +241,13 @@ class JvmImageIT {
         Files.writeString(REPORT, report);
         System.out.print(report);
         // CPU time, not wall time: on a machine shared with other work the wall time of single starts varies by
-        // seconds, the work a start does much less.
-        assertThat(cpuWithCache).as("the image's start costs less CPU with its AOT cache than without it")
-                .isLessThan(cpuWithoutCache);
+        // seconds, the work a start does much less. Each variant's cheapest start: other work on the machine only
+        // adds to a start's CPU (caches, frequency, preempted spinning), so a median of a few starts can still catch
+        // one disturbed round (CI, 2026-11-27: medians 6,770 vs 6,400 ms where this machine measures 0.74x).
+        long cheapestWithCache = min(results.get(Variant.IMAGE), Start::cpuMillis);
+        long cheapestWithoutCache = min(results.get(Variant.IMAGE_NO_CACHE), Start::cpuMillis);
+        assertThat(cheapestWithCache).as("the image's cheapest start costs less CPU with its AOT cache than without"
+                        + " it\n%s", report).isLessThan(cheapestWithoutCache);
     }
 
     /** A way to start a JVM from the image. */
@@ -387,6 +391,10 @@ class JvmImageIT {
                 .put("/students/{s}/enrollments/{c}", student, course).then().statusCode(201);
         PackagedAppIT.post("/workspaces", "{\"id\":\"" + workspace + "\",\"displayName\":\"Acme\",\"region\":\"eu-west-1\",\"seatLimit\":10}");
         PackagedAppIT.post("/workspaces/" + workspace + "/projects", "{\"title\":\"Apollo\",\"status\":\"ACTIVE\"}");
+    }
+
+    static <T> long min(List<T> values, java.util.function.ToLongFunction<T> of) {
+        return values.stream().mapToLong(of).min().orElseThrow();
     }
 
     static <T> long median(List<T> values, java.util.function.ToLongFunction<T> of) {

@@ -66,6 +66,9 @@ final class AppProcess implements AutoCloseable {
                 "-Dquarkus.shutdown.delay-enabled=false",
                 "-jar", jar.toString()));
         command.addAll(1, properties);
+        if (!name.startsWith("startup")) {
+            profiled(command, name);
+        }
         if (Boolean.getBoolean("bench.jfr") && name.equals("app")) {
             // Profile the app that serves the load (never the startup variants: a recording slows a start down):
             // jfr print --events jdk.ExecutionSample target/bench/app.jfr
@@ -119,6 +122,7 @@ final class AppProcess implements AutoCloseable {
                 "-Dbaseline.access-patterns=" + patterns.toAbsolutePath(),
                 "-Dquarkus.log.level=WARN",
                 "-jar", jar.toString()));
+        profiled(command, name);
         if (Boolean.getBoolean("bench.jfr")) {
             // Profiled like the app, with the same settings: jfr print --events jdk.ExecutionSample target/bench/quarkus-rest.jfr
             command.add(1, "-XX:StartFlightRecording=filename=target/bench/" + name + ".jfr,settings=profile");
@@ -128,6 +132,20 @@ final class AppProcess implements AutoCloseable {
                 .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
         awaitAnswer(process, "http://127.0.0.1:" + port + "/", name, started, false);
         return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * {@code -Dbench.profiler=<libasyncProfiler.so>}: the process runs under async-profiler in {@code itimer} mode (a
+     * sample per 1 ms of the process' CPU time, unlike JFR's samples, which also take preempted threads), its stacks
+     * written collapsed to target/bench/{name}.collapsed when it stops — comparable across processes as samples per
+     * request.
+     */
+    private static void profiled(List<String> command, String name) {
+        String profiler = System.getProperty("bench.profiler", "");
+        if (!profiler.isBlank()) {
+            command.add(1, "-agentpath:" + profiler + "=start,event=itimer,interval=1ms,collapsed,file="
+                    + Path.of("target/bench/" + name + ".collapsed").toAbsolutePath());
+        }
     }
 
     private static void awaitReady(Process process, String readyUrl, String name, long started) throws Exception {
