@@ -164,6 +164,11 @@ class CairnBench {
                 if (enabled("auth")) auth(dynamo.endpoint());
                 if (enabled("startup")) startup(dynamo.endpoint());
                 if (scenarios.contains("soak")) soak();
+                if (!settled.isEmpty()) {
+                    report.append("\nUnmeasured load before each route's first round, until the JIT compilers took at most a tenth"
+                            + " of the process' CPU (at least ").append(prewarm.toSeconds()).append(" s):\n");
+                    settled.forEach((name, routes) -> report.append("- ").append(name).append(": ").append(routes).append('\n'));
+                }
                 report.append("\nApp RSS after the run: ").append(String.format(Locale.ROOT, "%.0f MB", app.rssMb())).append('\n');
             } catch (Exception | AssertionError e) {
                 failure = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -427,6 +432,7 @@ class CairnBench {
      */
     void compareBuilds(String route, String title, BuildOp op) throws Exception {
         var rows = new ArrayList<RunData.Row>();
+        var compilerShares = new ArrayList<String>();
         measuredRoute = route;
         report.append("\n### ").append(title).append(": this build vs the other build\n\n")
                 .append("| concurrency | build | ops/s | p50 ms | p99 ms | DynamoDB calls/op | capacity units/op | app CPU ms/op | errors |\n")
@@ -435,6 +441,9 @@ class CairnBench {
             var otherBuild = new Contender(RunData.OTHER_BUILD, other, op.on(other, "cw-other"));
             var cairn = new Contender(RunData.CAIRN, app, op.on(app, "cw-this"));
             var order = new ArrayList<>(List.of(otherBuild, cairn));
+            if (concurrency == concurrencies.get(0)) {
+                settle(order);
+            }
             for (int round = 0; round < ROUNDS; round++) {
                 for (Contender contender : order) {
                     contender.run(concurrency);
@@ -455,8 +464,72 @@ class CairnBench {
             report.append(String.format(Locale.ROOT, "| %d | **this / other** | **%.2f** | **%.2f** | %.2f | %.2f | %.2f | %.2f | |%n",
                     concurrency, c.opsPerSecond() / b.opsPerSecond(), c.p50Ms() / b.p50Ms(), c.p99Ms() / b.p99Ms(),
                     c.callsPerOp() / b.callsPerOp(), c.capacityPerOp() / b.capacityPerOp(), cairn.cpuPerOp() / otherBuild.cpuPerOp()));
+            compilerShares.add(compilerShares(concurrency, order));
         }
+        report.append("\nThe JIT compilers' share of each process' measured CPU: ").append(String.join("; ", compilerShares))
+                .append(".\n");
         data.comparisons.add(new RunData.Comparison("copywrites", route, title, rows));
+    }
+
+    /** "at 16: Cairn 2 %, other build 3 %": how much of a window's CPU per request was compilation, not the request. */
+    static String compilerShares(int concurrency, List<Contender> contenders) {
+        var shares = new ArrayList<String>();
+        for (Contender contender : contenders) {
+            if (contender.process != null && contender.cpuMillis > 0) {
+                shares.add(String.format(Locale.ROOT, "%s %.0f %%", contender.name, 100 * contender.compileMillis / contender.cpuMillis));
+            }
+        }
+        return "at " + concurrency + ": " + String.join(", ", shares);
+    }
+
+    /** The JIT compilers' seconds of settling per contender, and their share of its measured windows' CPU, for the report. */
+    final Map<String, String> settled = new LinkedHashMap<>();
+
+    /**
+     * Unmeasured load on each contender before a route's first round, at the highest concurrency: at least
+     * {@code -Dbench.prewarm} seconds, then on in 5 s steps while its JIT compiler threads still take more than a tenth of
+     * its CPU, up to {@code -Dbench.settle} seconds (120 unless told). A C2 compilation in a measured window is CPU the
+     * request did not cost, and which build it falls on is chance; on a busy machine 15 s of load left the compilers
+     * using as much CPU as the event loops (2026-11-27).
+     */
+    void settle(List<Contender> order) throws Exception {
+        if (prewarm.isZero()) {
+            return;
+        }
+        int most = concurrencies.stream().mapToInt(Integer::intValue).max().orElse(1);
+        long limit = Long.getLong("bench.settle", 120) * 1000;
+        for (Contender contender : order) {
+            long started = System.currentTimeMillis();
+            Load.metered(most, prewarm, Duration.ZERO, contender.op);
+            if (contender.process == null) {
+                continue;
+            }
+            double share = 1;
+            while (System.currentTimeMillis() - started < limit) {
+                Map<String, Double> before = contender.process.threadCpuMillis();
+                Load.metered(most, Duration.ofSeconds(5), Duration.ZERO, contender.op);
+                share = compilerShare(before, contender.process.threadCpuMillis());
+                if (share <= 0.10) {
+                    break;
+                }
+            }
+            settled.merge(contender.name, String.format(Locale.ROOT, "%s: %.0f s (compilers %.0f %% of its CPU at the end)",
+                    measuredRoute, (System.currentTimeMillis() - started) / 1000.0, share * 100), (a, b) -> a + "; " + b);
+        }
+    }
+
+    /** The JIT compiler threads' share of the CPU between two readings of a process' threads. */
+    static double compilerShare(Map<String, Double> before, Map<String, Double> after) {
+        double all = 0;
+        double compilers = 0;
+        for (var group : after.entrySet()) {
+            double used = group.getValue() - before.getOrDefault(group.getKey(), 0.0);
+            all += Math.max(0, used);
+            if (group.getKey().contains("CompilerThre")) {
+                compilers += Math.max(0, used);
+            }
+        }
+        return all == 0 ? 0 : compilers / all;
     }
 
     String selectionJson(int number, String player) {
@@ -1369,6 +1442,8 @@ class CairnBench {
         /** CPU time of each run's measured window (empty for the raw SDK). */
         final List<Double> runCpuMillis = new ArrayList<>();
         double cpuMillis;
+        /** The part of {@link #cpuMillis} the JIT compiler threads used. */
+        double compileMillis;
 
         Contender(String name, AppProcess process, Load.MeteredOp op) {
             this.name = name;
@@ -1405,6 +1480,9 @@ class CairnBench {
             var lines = new StringBuilder();
             threads.get(1).forEach((group, after) -> {
                 double used = after - threads.get(0).getOrDefault(group, 0.0);
+                if (used > 0 && group.contains("CompilerThre")) {
+                    compileMillis += used;
+                }
                 if (used > 0) {
                     lines.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%s,%.0f,%d%n", name, measuredRoute, concurrency, runs.size(),
                             group, used, result.ops()));
@@ -1446,6 +1524,7 @@ class CairnBench {
                  Load.Op restOp, Load.Op otherOp, String bodies) throws Exception {
         var rows = new ArrayList<RunData.Row>();
         var roundRows = new ArrayList<RunData.RoundRow>();
+        var compilerShares = new ArrayList<String>();
         measuredRoute = route;
         report.append("\n### ").append(title).append("\n\n")
                 .append("| concurrency | impl | ops/s | p50 ms | p99 ms | DynamoDB calls/op | app CPU ms/op | errors |\n")
@@ -1462,11 +1541,8 @@ class CairnBench {
                     order.add(contender);
                 }
             }
-            if (concurrency == concurrencies.get(0) && !prewarm.isZero()) {
-                int most = concurrencies.stream().mapToInt(Integer::intValue).max().orElse(concurrency);
-                for (Contender contender : order) {
-                    Load.metered(most, prewarm, Duration.ZERO, contender.op);
-                }
+            if (concurrency == concurrencies.get(0)) {
+                settle(order);
             }
             for (int round = 0; round < ROUNDS; round++) {
                 for (Contender contender : order) {
@@ -1493,7 +1569,10 @@ class CairnBench {
             if (quarkusRest != null && ROUNDS > 1) {
                 roundRatios(concurrency, cairn, quarkusRest);
             }
+            compilerShares.add(compilerShares(concurrency, order));
         }
+        report.append("\nThe JIT compilers' share of each process' measured CPU: ").append(String.join("; ", compilerShares))
+                .append(".\n");
         data.comparisons.add(new RunData.Comparison(scenario, route, title, rows, roundRows, bodies));
     }
 
