@@ -76,6 +76,21 @@ public sealed interface CairnError {
     }
 
     /**
+     * A declared unique value is taken: another item of {@code entity} holds the same values of {@code fields} in the
+     * same scope. Names the constraint and its fields, never the other item (not its id, not its values).
+     */
+    record UniqueViolation(String detail, String entity, String constraint, List<String> fields) implements CairnError {
+        public UniqueViolation {
+            fields = List.copyOf(fields);
+        }
+        public int status() { return 409; }
+        public String title() { return "Unique value taken"; }
+        public Map<String, Object> extensions() {
+            return Map.of("constraint", constraint, "fields", fields);
+        }
+    }
+
+    /**
      * The stored version is not the one a write was based on: 412 when the caller stated it ({@code If-Match}),
      * 409 when another request changed the item between this request's own read and write. {@code found}: the item
      * as stored now (read, or returned by the failed condition), for the API to show a caller who may read it.

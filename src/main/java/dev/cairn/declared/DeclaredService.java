@@ -230,7 +230,18 @@ public class DeclaredService {
         }
         refs.addAll(model.refs());
         if (refs.isEmpty()) {
-            return store.create(entity.spec(), doc);
+            if (model.unique().isEmpty()) {
+                return store.create(entity.spec(), doc);
+            }
+            // its unique values' sentinels in the same transaction; a collision with another writer is run again
+            return entities.againOnCollision(Uni.createFrom().deferred(() -> {
+                Instant now = store.now();
+                var actions = new ArrayList<WriteAction>();
+                actions.add(WriteAction.create(entity.spec(), doc, now));
+                actions.addAll(sentinels(entity, null, doc, now));
+                return actions.size() == 1 ? store.create(entity.spec(), doc)
+                        : store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now));
+            }));
         }
         boolean copies = refs.stream().anyMatch(r -> !r.copies().isEmpty());
         if (!copies) {
@@ -238,6 +249,7 @@ public class DeclaredService {
             var actions = new ArrayList<WriteAction>();
             refs.forEach(ref -> actions.add(existenceCheck(ref, doc, now)));
             actions.add(WriteAction.create(entity.spec(), doc, now));
+            actions.addAll(sentinels(entity, null, doc, now));
             // A refused existence check names what is missing: a body's ref is the request's fault (422, naming the
             // field), the parent named by the path a 404.
             return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now))
@@ -282,8 +294,45 @@ public class DeclaredService {
             Doc complete = new Doc(ordered(model, values));
             Instant now = store.now();
             actions.add(WriteAction.create(entity.spec(), complete, now, entity.copyVersions(versions)));
+            actions.addAll(sentinels(entity, null, complete, now));
             return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, complete, now));
         }));
+    }
+
+    /**
+     * The sentinel writes that keep the entity's unique values as the item goes from {@code before} (null: created)
+     * to {@code after} (null: deleted): none when it declares none or the write changes none of them.
+     */
+    private static List<WriteAction> sentinels(DeclaredEntity entity, Doc before, Doc after, Instant now) {
+        EntityModel model = entity.model();
+        if (model.unique().isEmpty()) {
+            return List.of();
+        }
+        PrimaryKey owner = entity.keyOf(after != null ? after : before);
+        return dev.cairn.core.write.UniqueSentinels.actions(model.name(), model.unique(), owner,
+                before == null ? null : before.values(), after == null ? null : after.values(), now);
+    }
+
+    /**
+     * The write of a change at the version read: ONE UpdateItem, or — when it moves a unique value — ONE
+     * TransactWriteItems with the sentinels it gives up and takes.
+     */
+    private Uni<Stored<Doc>> rewrite(DeclaredEntity entity, Stored<Doc> current, Doc patched) {
+        if (entity.model().unique().isEmpty()) {
+            return store.put(entity.spec(), patched, current.version());
+        }
+        return Uni.createFrom().deferred(() -> {
+            Instant now = store.now();
+            var moves = sentinels(entity, current.value(), patched, now);
+            if (moves.isEmpty()) {
+                return store.put(entity.spec(), patched, current.version());
+            }
+            var actions = new ArrayList<WriteAction>();
+            actions.add(WriteAction.put(entity.spec(), patched, Expectation.present(current.version()), now));
+            actions.addAll(moves);
+            return store.transact(TransactionPlan.of(actions)).replaceWith(
+                    new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), now));
+        });
     }
 
     /** A ref in a body names nothing (or something being deleted): 422, naming the field, the id and the entity. */
@@ -519,7 +568,7 @@ public class DeclaredService {
         CascadeSpec cascade = models.plan().cascade(entity.name());
         if (cascade == null) {
             return entities.change(entity.spec(), entity.key(address.identity()), change, ifMatch, what, visible,
-                            (current, patched) -> { }, (current, patched) -> store.put(entity.spec(), patched, current.version()))
+                            (current, patched) -> { }, (current, patched) -> rewrite(entity, current, patched))
                     .map(stored -> new Changed(entity, stored, null));
         }
         UnaryOperator<Doc> seen = Offload.as(change, current -> {
@@ -548,6 +597,17 @@ public class DeclaredService {
     private Uni<Void> delete(DeclaredEntity entity, List<String> identity, Long ifMatch, String what) {
         PrimaryKey key = entity.key(identity);
         var dependents = models.plan().dependents(entity.name());
+        if (dependents == null && !entity.model().unique().isEmpty()) {
+            // its sentinels go with it: the item is read (its values name them), then deleted at that version with
+            // them in ONE transaction; a change in between makes the cycle run again (a 412 under If-Match)
+            return entities.againOnConflict(entities.find(entity.spec(), key, what).chain(current -> {
+                EntityService.requireVersion(entity.spec(), current, ifMatch, what);
+                var actions = new ArrayList<WriteAction>();
+                actions.add(WriteAction.delete(what, key, Expectation.present(current.version())));
+                actions.addAll(sentinels(entity, current.value(), null, store.now()));
+                return store.transact(TransactionPlan.of(actions));
+            }), ifMatch);
+        }
         if (dependents == null) {
             return store.delete(entity.spec(), key, true, ifMatch, what)
                     .onFailure(e -> CairnException.is(e, CairnError.NotFound.class))
@@ -555,7 +615,8 @@ public class DeclaredService {
                     .replaceWithVoid();
         }
         String id = identity.get(identity.size() - 1);
-        return cascades.delete(key, ifMatch, what,
+        return cascades.delete(key, ifMatch, what, marked -> sentinels(entity, entity.spec().fromItem(marked).value(),
+                        null, store.now()),
                 () -> Uni.join().all(dependents.apply(id).stream().map(q -> store.page(q.withLimit(1), null)).toList())
                         .andFailFast().map(pages -> pages.stream().mapToInt(p -> p.items().size()).sum()));
     }

@@ -157,12 +157,24 @@ public class CascadeService {
 
     /** As above, for an entity that {@code dependents} items depend on (copies, edges, children): refused while any exist. */
     public Uni<Void> delete(PrimaryKey key, Long ifMatch, String what, Supplier<Uni<Integer>> dependents) {
+        return delete(key, ifMatch, what, marked -> List.of(), dependents);
+    }
+
+    /**
+     * As above, with the writes that go with the delete in its own transaction ({@code alongside}, given the item as
+     * marked: the sentinels of its unique values); the delete is then also conditioned on the version it was marked
+     * at, so those writes are the ones of the item deleted.
+     */
+    public Uni<Void> delete(PrimaryKey key, Long ifMatch, String what,
+                            java.util.function.Function<Map<String, AttributeValue>, List<WriteAction>> alongside,
+                            Supplier<Uni<Integer>> dependents) {
         return Detached.run(() -> {
             Instant now = store.now();
             AttributeValue mark = DeleteMark.until(now.plus(DELETE_HOLD));
             WriteAction marking = WriteAction.updateItem(key, Update.create().set(DeleteMark.ATTRIBUTE, mark),
                     Expectation.ifMatch(ifMatch), DeleteMark.absentOrExpired(now), what);
-            return store.write(marking)
+            var marked = new java.util.concurrent.atomic.AtomicReference<Map<String, AttributeValue>>();
+            return store.updated(marking).invoke(marked::set)
                     .chain(() -> dependents.get())
                     .chain(copies -> {
                         if (copies > 0) {
@@ -176,8 +188,17 @@ public class CascadeService {
                                     .chain(() -> Uni.createFrom().<Void>failure(stillReferenced));
                         }
                         // Still at the If-Match version: a change between the mark and the delete is not deleted.
-                        return store.write(WriteAction.delete(what, key, Expectation.ifMatch(ifMatch))
+                        List<WriteAction> along = alongside.apply(marked.get());
+                        if (along.isEmpty()) {
+                            return store.write(WriteAction.delete(what, key, Expectation.ifMatch(ifMatch))
+                                    .and(DeleteMark.heldBy(mark, store.now())));
+                        }
+                        var actions = new java.util.ArrayList<WriteAction>();
+                        actions.add(WriteAction.delete(what, key, ifMatch != null ? Expectation.ifMatch(ifMatch)
+                                : Expectation.present(dev.cairn.core.entity.EntitySpec.versionOf(marked.get())))
                                 .and(DeleteMark.heldBy(mark, store.now())));
+                        actions.addAll(along);
+                        return store.transact(dev.cairn.core.write.TransactionPlan.of(actions));
                     });
         });
     }

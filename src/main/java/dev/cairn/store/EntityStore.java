@@ -513,6 +513,12 @@ public class EntityStore {
                 .replaceWithVoid();
     }
 
+    /** One conditional UpdateItem sent alone, answering the item as written (ALL_NEW). */
+    public Uni<Map<String, AttributeValue>> updated(WriteAction action) {
+        return deferred(() -> gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
+                .map(r -> r.attributes()));
+    }
+
     /** One conditional write sent alone (UpdateItem / PutItem / DeleteItem by the action's kind). */
     public Uni<Void> write(WriteAction action) {
         return deferred(() -> switch (action.kind()) {

@@ -226,6 +226,15 @@ public final class SdkErrors {
                 && f.index() < actions.size()).toList();
         if (conditionFailures.size() == failures.size() && !failures.isEmpty()) {
             var own = conditionFailures.stream().filter(f -> !isSourceGuard(actions.get(f.index()))).toList();
+            // An item that exists (or moved on) is the answer before a unique value it would take: the value may be
+            // its own, and the item's conflict is the one a caller acts on.
+            var item = own.stream().filter(f -> !actions.get(f.index()).isSentinel()).toList();
+            if (!item.isEmpty()) {
+                own = item;
+            }
+            if (own.size() > 1 && item.isEmpty()) {
+                own = own.subList(0, 1);   // several unique values taken: the first declared is named
+            }
             if (own.size() <= 1) {
                 CairnError.ActionFailure only = own.isEmpty() ? failures.get(0) : own.get(0);
                 return new CairnException(actions.get(only.index()).explainFailure(only.oldItem()), e);

@@ -23,14 +23,26 @@ import java.util.Optional;
  * named); {@code indexes} are the named indexes keyed on its own fields (DynamoDB's multi-attribute keys).
  * {@code parentShards} names the parent's field that holds how many write shards its children spread over (null: the
  * children live in the parent's one partition).
- * {@code copies} says where whole copies of it are found (null when nothing embeds it whole).
+ * {@code copies} says where whole copies of it are found (null when nothing embeds it whole). {@code unique} are its
+ * declared unique values, each kept by a sentinel item written in the item's own transaction.
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
                           List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
-                          int line, CopiesModel copies) {
+                          int line, CopiesModel copies, List<UniqueModel> unique) {
+
+    /** An entity with no unique values declared. */
+    public EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
+                       List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
+                       List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
+                       String inputSchema, String inputDescription, boolean self, Owner owner,
+                       List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
+                       int line, CopiesModel copies) {
+        this(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, keyedIndexes, operations, list, describe,
+                inputSchema, inputDescription, self, owner, timestamps, indexes, access, parentShards, line, copies, List.of());
+    }
 
     /** An entity whose whole copies nothing embeds (no {@code copies:}). */
     public EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
@@ -94,6 +106,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
         timestamps = List.copyOf(timestamps);
         indexes = List.copyOf(indexes);
         keyedIndexes = List.copyOf(keyedIndexes);
+        unique = unique == null ? List.of() : List.copyOf(unique);
         access = access == null ? Access.SHARED : access;
         var ordered = new java.util.EnumMap<Op, OperationModel>(Op.class);
         ordered.putAll(operations);
@@ -170,7 +183,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
     public EntityModel withKeyedIndexes(List<IndexModel> replaced) {
         return new EntityModel(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, List.copyOf(replaced),
                 operations, list, describe, inputSchema, inputDescription, self, owner, timestamps, indexes, access,
-                parentShards, line, copies);
+                parentShards, line, copies, unique);
     }
 
     /** The ref that names who acts: the owner's, or one declared {@code actor}. */

@@ -53,11 +53,15 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
 
     /** What must hold before the write. */
     public record Expectation(State state, Long version, boolean precondition) {
-        /** {@code COPIED}: present at the version a copy of it was taken at (the source of an embedded copy). */
-        public enum State { ABSENT, PRESENT, ANY, COPIED }
+        /**
+         * {@code COPIED}: present at the version a copy of it was taken at (the source of an embedded copy);
+         * {@code UNIQUE}: a unique value's sentinel, free or the writer's own (its condition is the action's own).
+         */
+        public enum State { ABSENT, PRESENT, ANY, COPIED, UNIQUE }
 
         public static final Expectation NONE = new Expectation(State.ANY, null, false);
         public static final Expectation ABSENT = new Expectation(State.ABSENT, null, false);
+        public static final Expectation UNIQUE = new Expectation(State.UNIQUE, null, false);
 
         public static Expectation present(Long version) {
             return new Expectation(State.PRESENT, version, false);
@@ -86,6 +90,7 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
                 case PRESENT, COPIED -> versionCheck == null ? Condition.attributeExists(TableSpec.PK)
                         : Condition.attributeExists(TableSpec.PK).and(versionCheck);
                 case ANY -> versionCheck;
+                case UNIQUE -> null;
             };
         }
     }
@@ -216,6 +221,11 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
                 entity + "#" + id);
     }
 
+    /** Whether this writes a unique value's sentinel (see {@link UniqueSentinels}). */
+    public boolean isSentinel() {
+        return label != null && label.indexOf('|') > 0 && key.pk().startsWith(dev.cairn.core.model.UniqueModel.PREFIX);
+    }
+
     /** The same action with an additional condition ANDed to its expectation. */
     public WriteAction and(Condition condition) {
         return new WriteAction(kind, key, item, update, expectation,
@@ -233,6 +243,17 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
     /** Explains a failed condition from the old item (null or empty when there was none). */
     public CairnError explainFailure(Map<String, AttributeValue> oldItem) {
         boolean exists = oldItem != null && !oldItem.isEmpty();
+        if (isSentinel()) {
+            // Never the other item: not its id, not its values — the constraint and its fields only.
+            String[] parts = label.split("\\|", 3);
+            var fields = java.util.List.of(parts[2].split(","));
+            if (expectation.state() == Expectation.State.UNIQUE) {
+                return new CairnError.UniqueViolation("another " + parts[0] + " already has this " + String.join(" + ", fields)
+                        + " (unique constraint '" + parts[1] + "')", parts[0], parts[1], fields);
+            }
+            return new CairnError.Conflict("the value of unique constraint '" + parts[1] + "' this write gives up is held "
+                    + "by another " + parts[0]);
+        }
         if (expectation.state() == Expectation.State.COPIED) {
             int hash = label.indexOf('#');
             String entity = label.substring(0, hash);

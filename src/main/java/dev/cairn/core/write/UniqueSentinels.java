@@ -1,0 +1,79 @@
+package dev.cairn.core.write;
+
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.expr.Condition;
+import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.model.UniqueModel;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The sentinel writes that keep an entity's unique values, for one write of one item: a put of each value it takes
+ * (refused when another item holds it), a delete of each value it gives up (only its own), nothing for a value
+ * unchanged. Pure: the caller adds the actions to the item's own transaction.
+ */
+public final class UniqueSentinels {
+
+    /** The item a sentinel belongs to (its key), so only that item moves or removes it. */
+    public static final String OWNER_PK = "_ownerPk";
+    public static final String OWNER_SK = "_ownerSk";
+
+    private UniqueSentinels() {
+    }
+
+    /**
+     * The actions that move {@code entity}'s sentinels from {@code before} (null: a create) to {@code after} (null: a
+     * delete) for the item at {@code owner}.
+     */
+    public static List<WriteAction> actions(String entity, List<UniqueModel> constraints, PrimaryKey owner,
+                                            Map<String, Object> before, Map<String, Object> after, Instant now) {
+        var out = new ArrayList<WriteAction>();
+        for (UniqueModel constraint : constraints) {
+            Optional<PrimaryKey> was = before == null ? Optional.empty() : constraint.sentinel(entity, before);
+            Optional<PrimaryKey> next = after == null ? Optional.empty() : constraint.sentinel(entity, after);
+            if (was.equals(next)) {
+                continue;
+            }
+            was.ifPresent(key -> out.add(release(entity, constraint, key, owner)));
+            next.ifPresent(key -> out.add(take(entity, constraint, key, owner, now)));
+        }
+        return out;
+    }
+
+    /** The sentinel is absent, or already this item's (a write run again after its answer was lost). */
+    private static Condition freeOrOwn(PrimaryKey owner) {
+        return Condition.attributeNotExists(TableSpec.PK).or(Condition.eq(OWNER_PK, AttributeValue.fromS(owner.pk()))
+                .and(Condition.eq(OWNER_SK, AttributeValue.fromS(owner.sk()))));
+    }
+
+    private static WriteAction take(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey owner, Instant now) {
+        var item = new java.util.HashMap<String, AttributeValue>();
+        item.putAll(key.toAttributes());
+        item.put(TableSpec.TYPE, AttributeValue.fromS(UniqueModel.SENTINEL_TYPE));
+        item.put(OWNER_PK, AttributeValue.fromS(owner.pk()));
+        item.put(OWNER_SK, AttributeValue.fromS(owner.sk()));
+        item.put(TableSpec.CREATED_AT, AttributeValue.fromS(now.toString()));
+        return WriteAction.putItem(key, item, WriteAction.Expectation.UNIQUE, freeOrOwn(owner), label(entity, constraint));
+    }
+
+    private static WriteAction release(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey owner) {
+        // absent already (written before the constraint was declared): nothing to release, and no failure
+        return WriteAction.deleteItem(key, WriteAction.Expectation.NONE, freeOrOwn(owner), label(entity, constraint));
+    }
+
+    /** "Member|email|email": what a refused take is explained with (see {@link WriteAction#explainFailure}). */
+    static String label(String entity, UniqueModel constraint) {
+        return entity + "|" + constraint.name() + "|" + String.join(",", constraint.allFields());
+    }
+
+    /** Whether an item read from the table is a sentinel (never an entity: listings and scans pass it by). */
+    public static boolean isSentinel(Map<String, AttributeValue> item) {
+        AttributeValue type = item.get(TableSpec.TYPE);
+        return type != null && UniqueModel.SENTINEL_TYPE.equals(type.s());
+    }
+}
