@@ -113,9 +113,47 @@ public final class DeclaredOpenApi {
         openAPI.setTags(tags);
     }
 
+    /**
+     * The 409 of a write that may take a unique value: the usual conflict (showing the item where it found it), or
+     * the value taken — the constraint and its fields named, the other item never.
+     */
+    private static org.eclipse.microprofile.openapi.models.responses.APIResponse uniqueConflict(EntityModel entity) {
+        String rules = String.join("; ", entity.unique().stream().map(dev.cairn.core.model.UniqueModel::describe).toList());
+        return OASFactory.createAPIResponse().description("Conflict: it exists already or changed meanwhile (where the "
+                        + "write found the item, `current` shows it as it is now and `ETag` names its version); or a unique "
+                        + "value is taken (code UniqueViolation: `constraint` and `fields` name it, never the item that holds "
+                        + "it). " + rules)
+                .addHeader("ETag", OASFactory.createHeader().description("The version of the item `current` shows, for "
+                        + "the next If-Match; absent when `current` is").required(false)
+                        .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
+    }
+
+    /** The unique values a schema's items hold: in its description and as {@code x-cairn-unique}. */
+    private static void uniqueRules(Schema schema, EntityModel entity) {
+        if (entity.unique().isEmpty()) {
+            return;
+        }
+        var rules = new ArrayList<Object>();
+        for (var unique : entity.unique()) {
+            var rule = new java.util.LinkedHashMap<String, Object>();
+            rule.put("name", unique.name());
+            rule.put("fields", unique.fields());
+            if (!unique.scope().isEmpty()) {
+                rule.put("scope", unique.scope());
+            }
+            rule.put("case", unique.caseInsensitive() ? "insensitive" : "exact");
+            rules.add(rule);
+        }
+        schema.addExtension("x-cairn-unique", rules);
+        String said = "Unique: " + String.join("; ", entity.unique().stream()
+                .map(dev.cairn.core.model.UniqueModel::describe).toList()) + ".";
+        schema.description(schema.getDescription() == null ? said : schema.getDescription() + " " + said);
+    }
+
     private static void addEntity(OpenAPI openAPI, DomainModel domain, EntityModel entity, boolean cascades) {
         var schemas = openAPI.getComponents();
         Schema answerSchema = objectSchema(entity.fields(), false);
+        uniqueRules(answerSchema, entity);
         // Timestamps are answered, never written: readOnly keeps them out of the merge patch.
         entity.timestamps().forEach(name -> answerSchema.addProperty(name, answerOnly(ref(INSTANT))));
         schemas.addSchema(entity.name(), answerSchema);
@@ -126,6 +164,7 @@ public final class DeclaredOpenApi {
             Schema inputSchema = objectSchema(entity.fields(), true);
             inputSchema.description(entity.inputDescription() != null ? entity.inputDescription()
                     : "The body that creates " + article(entity.name()) + " " + entity.name().toLowerCase(java.util.Locale.ROOT));
+            uniqueRules(inputSchema, entity);
             schemas.addSchema(input, inputSchema);
         }
         String answer = entity.name();
@@ -187,6 +226,9 @@ public final class DeclaredOpenApi {
             if (entry.getKey() != Op.GET) {
                 // a write refused by a conflict shows the item as it is now (DeclaredResource.withCurrent)
                 operation.addExtension(dev.cairn.platform.OpenApiDocs.SHOWS_CURRENT, "409,412");
+            }
+            if (!entity.unique().isEmpty() && entry.getKey() != Op.GET && entry.getKey() != Op.DELETE) {
+                operation.getResponses().addAPIResponse("409", uniqueConflict(entity));
             }
             numberIdentity(operation, entity, path);
             sortParameters(operation);

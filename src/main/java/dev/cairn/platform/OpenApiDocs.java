@@ -629,6 +629,10 @@ public class OpenApiDocs implements OASFilter {
                 .addProperty("refEntity", string().description("RefNotFound: the entity type it should name; RefChanged: its entity type"))
                 .addProperty("missing", OASFactory.createSchema().addType(SchemaType.ARRAY).items(stringMap)
                         .description("RefNotFound: every missing reference (field, refId, refEntity)"))
+                .addProperty("constraint", string().description("UniqueViolation: the declared unique constraint a value of "
+                        + "the write is taken under (the other item is never named)"))
+                .addProperty("fields", OASFactory.createSchema().addType(SchemaType.ARRAY).items(string())
+                        .description("UniqueViolation: the constraint's fields, then its scope's"))
                 .addProperty("aggregate", string().description("Aggregate errors: the aggregate type"))
                 .addProperty("group", string().description("AggregateTransactionOverflow: the write group that is too large"))
                 .addProperty("itemCount", OASFactory.createSchema().addType(SchemaType.INTEGER))

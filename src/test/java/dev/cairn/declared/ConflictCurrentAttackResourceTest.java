@@ -65,7 +65,7 @@ class ConflictCurrentAttackResourceTest {
     @Test
     void aCreateOfAnotherUsersMemberOrCustomerShowsNothingToAWriterAndTheGetToAnAdmin() {
         String ann = "ann-" + k;
-        String memberBody = "{\"memberId\":\"" + ann + "\",\"name\":\"Ann\",\"email\":\"ann@example.org\",\"address\":{\"city\":\"Leeds\"}}";
+        String memberBody = "{\"memberId\":\"" + ann + "\",\"name\":\"Ann\",\"email\":\"" + ann + "@example.org\",\"address\":{\"city\":\"Leeds\"}}";
         as(writer(ann)).contentType(ContentType.JSON).body(memberBody).post("/members").then().statusCode(201);
         showsNothing(as(writer("bob-" + k)).contentType(ContentType.JSON).body(memberBody).post("/members"), 403);
         showsTheGet(as(ADMIN).contentType(ContentType.JSON).body(memberBody).post("/members"), 409, ADMIN, "/members/" + ann);
@@ -88,7 +88,7 @@ class ConflictCurrentAttackResourceTest {
     void anotherUsersLoansAndEventsShowNothingUnderStaleIfMatchAndTheOwnerSeesTheGet() {
         String ann = "la-" + k;
         as(writer(ann)).contentType(ContentType.JSON)
-                .body("{\"memberId\":\"" + ann + "\",\"name\":\"Ann\",\"email\":\"ann@example.org\",\"address\":{\"city\":\"Leeds\"}}")
+                .body("{\"memberId\":\"" + ann + "\",\"name\":\"Ann\",\"email\":\"" + ann + "@example.org\",\"address\":{\"city\":\"Leeds\"}}")
                 .post("/members").then().statusCode(201);
         String book = "lb-" + k;
         as(ADMIN).contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"title\":\"Dune\"}").post("/books")

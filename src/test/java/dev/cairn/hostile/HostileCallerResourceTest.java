@@ -401,7 +401,7 @@ class HostileCallerResourceTest {
         as("ha-" + k, "cairn-admin").delete("/books/{id}", book).then().statusCode(204);
         // an entity nothing copies is not an admin's alone: a member (private to its user) is deleted by that member
         String member = "hm-" + k;
-        setUp("/members", "{\"memberId\":\"" + member + "\",\"name\":\"M\",\"email\":\"m@example.org\",\"address\":{\"city\":\"Leeds\"}}");
+        setUp("/members", "{\"memberId\":\"" + member + "\",\"name\":\"M\",\"email\":\"" + member + "@example.org\",\"address\":{\"city\":\"Leeds\"}}");
         as("hw-" + k, "cairn-writer").delete("/members/{id}", member).then().statusCode(404);
         as(member, "cairn-writer").delete("/members/{id}", member).then().statusCode(204);
     }

@@ -56,7 +56,7 @@ class LibraryResourceTest {
 
     static void member(String id) {
         given().contentType(ContentType.JSON)
-                .body("{\"memberId\":\"" + id + "\",\"name\":\"Ada\",\"email\":\"ada@example.org\",\"address\":{\"city\":\"Leeds\"}}")
+                .body("{\"memberId\":\"" + id + "\",\"name\":\"Ada\",\"email\":\"" + id + "@example.org\",\"address\":{\"city\":\"Leeds\"}}")
                 .post("/members").then().statusCode(201);
     }
 
