@@ -145,6 +145,9 @@ public class DeclaredModels implements AccessPatterns {
                             entity.indexQuery(index, indexed, Http.DEFAULT_LIMIT, index.list().newestFirst())));
                 }
             }
+            for (EntityModel model : domain.entities().values()) {
+                uniquePatterns(domain, model, table, out);
+            }
             for (ViewModel view : domain.views()) {
                 EntityModel root = domain.entity(view.root());
                 out.add(AccessPattern.getItem(view.label(), "GET " + view.path(), table,
@@ -167,6 +170,27 @@ public class DeclaredModels implements AccessPatterns {
     }
 
     /** The identity of the entity's first demo item, so every pattern shows a request that finds something. */
+    /**
+     * A unique value's sentinel, by key (what an operator reads to see that a value is taken): it is never read by the
+     * API, only written in the item's own transaction — what the pattern's name says each write costs.
+     */
+    private void uniquePatterns(DomainModel domain, EntityModel model, String table, List<AccessPattern> out) {
+        for (var unique : model.unique()) {
+            var values = new LinkedHashMap<String, Object>();
+            unique.allFields().forEach(field -> values.put(field, exampleOf(domain, model, field)));
+            String words = ModelReader.words(model.name());
+            String item = model.path();
+            String collection = item.substring(0, item.lastIndexOf('/'));
+            out.add(AccessPattern.getItem("The sentinel that keeps a " + words + "'s " + String.join(" + ", unique.fields())
+                            + " unique (" + unique.describe() + "): never read by the API, written in the item's own "
+                            + "TransactWriteItems — a create puts it (+1 Put, condition attribute_not_exists(pk)), a change "
+                            + "of the value moves it (+1 Delete, +1 Put), a delete removes it (+1 Delete, after 1 GetItem); "
+                            + "a write that leaves the value as it is costs nothing more",
+                    "POST " + collection + ", PUT|PATCH|DELETE " + item + " (unique " + unique.name() + ")", table,
+                    unique.sentinel(model.name(), values).orElseThrow()));
+        }
+    }
+
     private static List<String> example(DomainModel domain, EntityModel model) {
         var values = new ArrayList<String>();
         for (String field : model.identity()) {

@@ -152,6 +152,13 @@ class UniqueEmailResourceTest {
         create(member, "listed-" + k + "@example.org").then().statusCode(201);
         // the member's own partition (its loans' listing) holds the member's items only
         given().get("/members/{m}/loans", member).then().statusCode(200).body("items.size()", equalTo(0));
+        // /access-patterns shows the sentinel's key (the demo member's email) and what each write costs
+        Map<String, Object> pattern = given().get("/access-patterns").then().statusCode(200).extract().jsonPath()
+                .getMap("find { it.route.contains('(unique email)') }");
+        assertThat(pattern).containsEntry("operation", "GetItem")
+                .containsEntry("route", "POST /members, PUT|PATCH|DELETE /members/{memberId} (unique email)");
+        assertThat((String) pattern.get("name")).contains("+1 Put").contains("+1 Delete").contains("costs nothing more");
+        assertThat(String.valueOf(pattern.get("request"))).contains("UNIQUE#Member#email#*#ada@example.org");
         var doc = dev.cairn.platform.Management.management().queryParam("format", "json").get("/q/openapi").then()
                 .statusCode(200).extract().jsonPath();
         Map<String, Object> rule = doc.getMap("components.schemas.Member.x-cairn-unique[0]");
