@@ -111,6 +111,25 @@ class UniqueModelTest {
     }
 
     @Test
+    void onAnAggregateRootOrMemberUniqueIsStillReservedAndSaidSo() {
+        String root = AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("    label: HEAD\n", "    label: HEAD\n    unique: { title: { fields: [title] } }\n");
+        assertThatFailure(root).contains("aggregates.Fixture.unique: 'unique' is reserved for a coming entity feature");
+        String member = AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("        label: SIDE\n", "        label: SIDE\n        unique: { colours: { fields: [colours] } }\n");
+        assertThatFailure(member).contains("unique: 'unique' is reserved for a coming entity feature");
+    }
+
+    static org.assertj.core.api.AbstractStringAssert<?> assertThatFailure(String yaml) {
+        try {
+            ModelReader.read("models/league.yaml", yaml);
+        } catch (ModelException e) {
+            return assertThat(e.getMessage()).startsWith("models/league.yaml:");
+        }
+        throw new AssertionError("the model was accepted");
+    }
+
+    @Test
     void theSentinelKeyFoldsCaseOnlyUnderTheInsensitiveRuleAndKeepsScopesApart() {
         UniqueModel email = email();
         PrimaryKey ada = email.sentinel("Contact", Map.of("email", "Ada@Example.ORG", "workspaceId", "acme")).orElseThrow();
