@@ -147,6 +147,29 @@ class UniqueEmailResourceTest {
     }
 
     @Test
+    void aWholeTableReconcilePassesSentinelsByAndTheConsoleCountsThemAsTheirOwnType() {
+        String member = "kept-" + k;
+        String email = "kept-" + k + "@example.org";
+        create(member, email).then().statusCode(201);
+        var before = sentinel(email);
+        Response started = given().contentType(ContentType.JSON).body("{\"rate\":10000}").post("/maintenance/reconcile")
+                .then().statusCode(202).extract().response();
+        var done = new io.restassured.path.json.JsonPath[1];
+        dev.cairn.Eventually.within(java.time.Duration.ofSeconds(120), () -> {
+            var now = given().get(started.header("Location")).then().statusCode(200).extract().jsonPath();
+            assertThat(now.getString("state")).isIn("done", "failed");
+            done[0] = now;
+        });
+        var job = done[0];
+        assertThat(job.getString("state")).isEqualTo("done");
+        assertThat(job.getString("scope")).isEqualTo("all");
+        assertThat(sentinel(email)).isEqualTo(before);
+        given().get("/members/{m}", member).then().statusCode(200).body("email", equalTo(email));
+        given().get("/console/api/type-counts").then().statusCode(200)
+                .body("counts._Unique", org.hamcrest.Matchers.greaterThanOrEqualTo(1));
+    }
+
+    @Test
     void sentinelsAreInNoListingAndTheContractStatesTheRule() {
         String member = "listed-" + k;
         create(member, "listed-" + k + "@example.org").then().statusCode(201);
