@@ -342,11 +342,15 @@ public class DeclaredService {
                 List.of(Map.of("field", ref.field(), "refEntity", ref.entity(), "refId", id))));
     }
 
-    /** The referenced entity exists and is not being deleted, checked in the write's own transaction. */
+    /**
+     * The referenced entity exists (and has not expired) and is not being deleted, checked in the write's own
+     * transaction.
+     */
     private WriteAction existenceCheck(RefModel ref, Doc doc, Instant now) {
         DeclaredEntity target = target(ref);
         String id = doc.text(ref.field());
-        return WriteAction.check(target.describe(List.of(id)), target.key(List.of(id)), Expectation.present(null))
+        return WriteAction.check(target.describe(List.of(id)), target.key(List.of(id)),
+                        WriteAction.live(target.spec(), Expectation.present(null), now))
                 .and(DeleteMark.absentOrExpired(now));
     }
 

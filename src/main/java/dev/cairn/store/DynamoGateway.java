@@ -1,6 +1,8 @@
 package dev.cairn.store;
 
 import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
+import dev.cairn.core.entity.EntitySpec;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
@@ -8,6 +10,7 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
@@ -37,8 +40,12 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveResponse;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -54,6 +61,7 @@ public class DynamoGateway {
 
     private final DynamoDbAsyncClient client;
     private final StoreMetrics metrics;
+    private final Clock clock = Clock.systemUTC();
 
     public DynamoGateway(DynamoDbAsyncClient client, StoreMetrics metrics) {
         this.client = client;
@@ -61,7 +69,8 @@ public class DynamoGateway {
     }
 
     public Uni<GetItemResponse> getItem(GetItemRequest request) {
-        return call("GetItem", "table", request, client::getItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("GetItem", "table", request, client::getItem, r -> units(r.consumedCapacity()), SdkErrors::translate)
+                .map(r -> r.hasItem() && expired(r.item(), clock.instant()) ? r.toBuilder().item(null).build() : r);
     }
 
     public Uni<PutItemResponse> putItem(PutItemRequest request, Function<Throwable, CairnException> errors) {
@@ -77,11 +86,38 @@ public class DynamoGateway {
     }
 
     public Uni<QueryResponse> query(QueryRequest request) {
-        return call("Query", request.indexName() == null ? "table" : request.indexName(), request, client::query, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("Query", request.indexName() == null ? "table" : request.indexName(), request, client::query, r -> units(r.consumedCapacity()), SdkErrors::translate)
+                .map(r -> {
+                    List<Map<String, AttributeValue>> live = unexpired(r.items());
+                    return live == r.items() ? r : r.toBuilder().items(live).count(live.size()).build();
+                });
     }
 
     public Uni<BatchGetItemResponse> batchGetItem(BatchGetItemRequest request) {
-        return call("BatchGetItem", "table", request, client::batchGetItem, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("BatchGetItem", "table", request, client::batchGetItem, r -> units(r.consumedCapacity()), SdkErrors::translate)
+                .map(r -> {
+                    var responses = new HashMap<String, List<Map<String, AttributeValue>>>();
+                    r.responses().forEach((table, items) -> responses.put(table, unexpired(items)));
+                    return r.toBuilder().responses(responses).build();
+                });
+    }
+
+    /**
+     * An item past its expiry ({@link TableSpec#EXPIRES_AT}, epoch seconds: the table's TTL attribute) is gone from
+     * every read at once: DynamoDB deletes it in the background, typically within days. Checked here, on the one path
+     * every read takes, after the read: the item was read (its capacity is spent), it is just not answered, so a
+     * page may come back shorter than its limit while its cursor (the last key read) still continues it.
+     */
+    static boolean expired(Map<String, AttributeValue> item, Instant now) {
+        return EntitySpec.expired(item, now);
+    }
+
+    private List<Map<String, AttributeValue>> unexpired(List<Map<String, AttributeValue>> items) {
+        Instant now = clock.instant();
+        if (items.stream().noneMatch(item -> expired(item, now))) {
+            return items;
+        }
+        return items.stream().filter(item -> !expired(item, now)).toList();
     }
 
     public Uni<BatchWriteItemResponse> batchWriteItem(BatchWriteItemRequest request) {
@@ -95,7 +131,11 @@ public class DynamoGateway {
 
     public Uni<ScanResponse> scan(
             ScanRequest request) {
-        return call("Scan", "table", request, client::scan, r -> units(r.consumedCapacity()), SdkErrors::translate);
+        return call("Scan", "table", request, client::scan, r -> units(r.consumedCapacity()), SdkErrors::translate)
+                .map(r -> {
+                    List<Map<String, AttributeValue>> live = unexpired(r.items());
+                    return live == r.items() ? r : r.toBuilder().items(live).count(live.size()).build();
+                });
     }
 
     public Uni<DescribeTableResponse> describeTable(DescribeTableRequest request) {

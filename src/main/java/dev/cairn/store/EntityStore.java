@@ -176,7 +176,9 @@ public class EntityStore {
     /** Updates the given attributes of an existing item (NotFound if missing: never creates a partial item). */
     public <T> Uni<Stored<T>> update(EntitySpec<T> spec, PrimaryKey key, Update update, Long expectedVersion) {
         return deferred(() -> {
-            WriteAction action = WriteAction.update(spec.type(), key, update, expectedVersion, now());
+            Instant now = now();
+            WriteAction update1 = WriteAction.update(spec.type(), key, update, expectedVersion, now);
+            WriteAction action = update1.guardedBy(WriteAction.live(spec, update1.expectation(), now), null);
             return gateway.updateItem(action.toUpdateRequest(settings.table()), e -> SdkErrors.translate(e, action))
                     .map(r -> spec.fromItem(r.attributes()));
         });
@@ -194,7 +196,7 @@ public class EntityStore {
     public Uni<Boolean> delete(EntitySpec<?> spec, PrimaryKey key, boolean mustExist, Long expectedVersion, String what) {
         Expectation expectation = mustExist || expectedVersion != null
                 ? Expectation.ifMatch(expectedVersion) : Expectation.NONE;
-        WriteAction action = WriteAction.delete(what, key, expectation);
+        WriteAction action = WriteAction.delete(what, key, WriteAction.live(spec, expectation, now()));
         return gateway.deleteItem(action.toDeleteRequest(settings.table()), e -> SdkErrors.translate(e, action))
                 .map(r -> r.hasAttributes() && !r.attributes().isEmpty());
     }

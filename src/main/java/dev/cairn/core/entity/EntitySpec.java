@@ -37,10 +37,12 @@ public final class EntitySpec<T> {
     private final Function<T, PrimaryKey> keyOf;
     private final Map<Index, Function<T, IndexKey>> indexKeys;
     private final AttributeValue typeValue;
+    private final boolean expires;
 
     private EntitySpec(String type, ItemCodec<T> codec, Function<T, PrimaryKey> keyOf,
-                       Map<Index, Function<T, IndexKey>> indexKeys) {
+                       Map<Index, Function<T, IndexKey>> indexKeys, boolean expires) {
         this.type = type;
+        this.expires = expires;
         this.codec = codec;
         this.keyOf = keyOf;
         this.indexKeys = Map.copyOf(indexKeys);
@@ -57,6 +59,20 @@ public final class EntitySpec<T> {
 
     public ItemCodec<T> codec() {
         return codec;
+    }
+
+    /**
+     * Whether its items may carry an expiry ({@link TableSpec#EXPIRES_AT}, epoch seconds): past it an item is gone
+     * from every read and a write meets it as missing, before DynamoDB's TTL deletes it.
+     */
+    public boolean expires() {
+        return expires;
+    }
+
+    /** Whether the item has expired at {@code now} (an item without an expiry never does). */
+    public static boolean expired(Map<String, AttributeValue> item, Instant now) {
+        AttributeValue at = item == null ? null : item.get(TableSpec.EXPIRES_AT);
+        return at != null && at.n() != null && Long.parseLong(at.n()) <= now.getEpochSecond();
     }
 
     public PrimaryKey keyOf(T value) {
@@ -114,7 +130,10 @@ public final class EntitySpec<T> {
 
     /** The domain fields of a stored item, as its codec writes them (what an embedded copy of it holds). */
     public Map<String, AttributeValue> fieldsOf(Map<String, AttributeValue> item) {
-        return codec.encode(fromItem(item).value());
+        var fields = new HashMap<>(codec.encode(fromItem(item).value()));
+        // a copy never carries the table's TTL attribute: it would expire the item that holds it
+        fields.remove(TableSpec.EXPIRES_AT);
+        return fields;
     }
 
         /** The version attribute of a stored item, or 0 when it has none. */
@@ -133,6 +152,7 @@ public final class EntitySpec<T> {
         private final ItemCodec<T> codec;
         private Function<T, PrimaryKey> keyOf;
         private final Map<Index, Function<T, IndexKey>> indexKeys = new EnumMap<>(Index.class);
+        private boolean expires;
 
         private Builder(String type, ItemCodec<T> codec) {
             this.type = Objects.requireNonNull(type);
@@ -157,8 +177,14 @@ public final class EntitySpec<T> {
             return this;
         }
 
+        /** Its items may carry an expiry (see {@link EntitySpec#expires()}). */
+        public Builder<T> expiring() {
+            this.expires = true;
+            return this;
+        }
+
         public EntitySpec<T> build() {
-            return new EntitySpec<>(type, codec, Objects.requireNonNull(keyOf, "key"), indexKeys);
+            return new EntitySpec<>(type, codec, Objects.requireNonNull(keyOf, "key"), indexKeys, expires);
         }
     }
 }

@@ -40,7 +40,10 @@ public final class DeclaredEntity {
         this.model = model;
         this.pkFields = model.pk().fieldNames().toArray(String[]::new);
         this.skFields = model.sk().fieldNames().toArray(String[]::new);
-        var builder = EntitySpec.builder(model.name(), new DocCodec(model.fields())).key(this::keyOf);
+        var builder = EntitySpec.builder(model.name(), new DocCodec(model.fields(), model.ttl())).key(this::keyOf);
+        if (model.ttl() != null) {
+            builder.expiring();
+        }
         for (IndexModel index : model.keyedIndexes()) {
             String[] indexPk = index.pk().fieldNames().toArray(String[]::new);
             String[] indexSk = index.sk().fieldNames().toArray(String[]::new);

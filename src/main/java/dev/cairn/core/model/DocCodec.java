@@ -1,9 +1,11 @@
 package dev.cairn.core.model;
 
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.item.ItemCodec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,8 +22,15 @@ public final class DocCodec implements ItemCodec<Doc> {
 
     private final List<FieldModel> fields;
     private final Set<String> names;
+    /** The expiry field ({@code ttl}), stored as the table's TTL attribute in epoch seconds; null: none. */
+    private final String ttl;
 
     public DocCodec(List<FieldModel> fields) {
+        this(fields, null);
+    }
+
+    public DocCodec(List<FieldModel> fields, String ttl) {
+        this.ttl = ttl;
         this.fields = List.copyOf(fields);
         var n = new LinkedHashSet<String>();
         fields.forEach(f -> n.add(f.name()));
@@ -30,12 +39,39 @@ public final class DocCodec implements ItemCodec<Doc> {
 
     @Override
     public Map<String, AttributeValue> encode(Doc value) {
-        return encodeObject(fields, value.values());
+        var item = encodeObject(fields, value.values());
+        if (ttl != null) {
+            // DynamoDB's TTL reads epoch seconds in a number attribute: the API's RFC 3339 instant, to the second
+            AttributeValue expiry = item.remove(ttl);
+            if (expiry != null) {
+                item.put(TableSpec.EXPIRES_AT, AttributeValue.fromN(Long.toString(Instant.parse(expiry.s()).getEpochSecond())));
+            }
+        }
+        return item;
     }
 
     @Override
     public Doc decode(Map<String, AttributeValue> attributes) {
-        return Doc.owning(decodeObject(fields, attributes));
+        var values = decodeObject(fields, attributes);
+        AttributeValue expiry = ttl == null ? null : attributes.get(TableSpec.EXPIRES_AT);
+        if (expiry == null || expiry.n() == null) {
+            return Doc.owning(values);
+        }
+        // in the declared order of the fields, as every other field
+        var ordered = new LinkedHashMap<String, Object>(capacity(fields.size()));
+        for (FieldModel field : fields) {
+            Object value = field.name().equals(ttl) ? Instant.ofEpochSecond(Long.parseLong(expiry.n())).toString()
+                    : values.get(field.name());
+            if (value != null) {
+                ordered.put(field.name(), value);
+            }
+        }
+        return Doc.owning(ordered);
+    }
+
+    /** The expiry field, or null when the entity declares none. */
+    public String ttl() {
+        return ttl;
     }
 
     @Override

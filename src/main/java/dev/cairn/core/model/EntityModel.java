@@ -25,15 +25,17 @@ import java.util.Optional;
  * children live in the parent's one partition).
  * {@code copies} says where whole copies of it are found (null when nothing embeds it whole). {@code unique} are its
  * declared unique values, each kept by a sentinel item written in the item's own transaction.
+ * {@code ttl} names its expiry field (an instant, stored as the table's TTL attribute in epoch seconds): past it, the
+ * item is gone from every read and a write meets it as missing (null: it never expires).
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
                           List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
-                          int line, CopiesModel copies, List<UniqueModel> unique) {
+                          int line, CopiesModel copies, List<UniqueModel> unique, String ttl) {
 
-    /** An entity with no unique values declared. */
+    /** An entity with no unique values declared and no expiry field. */
     public EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                        List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                        List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
@@ -41,7 +43,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
                        List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
                        int line, CopiesModel copies) {
         this(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, keyedIndexes, operations, list, describe,
-                inputSchema, inputDescription, self, owner, timestamps, indexes, access, parentShards, line, copies, List.of());
+                inputSchema, inputDescription, self, owner, timestamps, indexes, access, parentShards, line, copies, List.of(), null);
     }
 
     /** An entity whose whole copies nothing embeds (no {@code copies:}). */
@@ -183,7 +185,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
     public EntityModel withKeyedIndexes(List<IndexModel> replaced) {
         return new EntityModel(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, List.copyOf(replaced),
                 operations, list, describe, inputSchema, inputDescription, self, owner, timestamps, indexes, access,
-                parentShards, line, copies, unique);
+                parentShards, line, copies, unique, ttl);
     }
 
     /** The ref that names who acts: the owner's, or one declared {@code actor}. */

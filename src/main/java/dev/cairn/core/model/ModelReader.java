@@ -127,7 +127,7 @@ public final class ModelReader extends YamlReader {
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
                 "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input",
-                "roles", "tenant", "author", "private", "copies", "unique"))));
+                "roles", "tenant", "author", "private", "copies", "unique", "ttl"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> {
@@ -460,9 +460,10 @@ public final class ModelReader extends YamlReader {
         CopiesModel copies = !map.containsKey("copies") ? null
                 : AggregateReader.copies(file, map.get("copies").node(), map.get("copies").where(), name, pk, path);
         List<UniqueModel> unique = uniques(map.get("unique"), fields, timestamps, refs);
+        String ttl = map.containsKey("ttl") ? ttl(map.get("ttl"), fields, pk, sk, keyed, indexes, access) : null;
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
                 list, describe, input[0], input[1], self, owner, timestamps, indexes, access, parentShards, at.line(),
-                copies, unique);
+                copies, unique, ttl);
     }
 
     /** Kinds a unique value can be made of: one scalar each (an object or a list has no one value to compare). */
@@ -713,6 +714,34 @@ public final class ModelReader extends YamlReader {
         replaceField(fields, ref, f -> new FieldModel(f.name(), Kind.ID, true, null, null, null, null, null, null,
                 null, null, null, f.description(), null, true, f.line()));
         return new Owner(ref, path);
+    }
+
+    /**
+     * {@code ttl: <field>}: the entity's expiry, one of its own top-level {@code instant} fields. It is stored as the
+     * table's TTL attribute (epoch seconds), not under its name, so no key or index may be made of it.
+     */
+    /** What an expiry field means, in the contract. */
+    static final String EXPIRY = "The item's expiry (whole seconds): from this instant on it is gone from every read "
+            + "and listing, as if deleted, and a write meets it as missing; DynamoDB's TTL deletes it later";
+
+    private String ttl(At at, List<FieldModel> fields, KeyTemplate pk, KeyTemplate sk, List<IndexModel> keyed,
+                       List<NaturalIndexModel> indexes, EntityModel.Access access) {
+        String name = text(at);
+        var field = fields.stream().filter(f -> f.name().equals(name)).findFirst();
+        if (field.isEmpty() || field.get().kind() != Kind.INSTANT) {
+            throw fail(at, "ttl names one of the entity's instant fields (its expiry), not '" + name + "'");
+        }
+        boolean keyedOn = pk.fieldNames().contains(name) || sk.fieldNames().contains(name)
+                || keyed.stream().anyMatch(i -> i.pk().fieldNames().contains(name) || i.sk().fieldNames().contains(name))
+                || indexes.stream().anyMatch(i -> java.util.stream.Stream.concat(i.partition().stream(), i.sort().stream())
+                        .anyMatch(f -> f.name().equals(name)));
+        if (keyedOn || name.equals(access.tenant()) || name.equals(access.author())) {
+            throw fail(at, "the ttl field '" + name + "' is stored as the table's TTL attribute: no key, index, tenant or "
+                    + "author may be made of it");
+        }
+        String said = field.get().description();
+        replaceField(fields, name, f -> f.described((said == null ? "" : said + ". ") + EXPIRY));
+        return name;
     }
 
     /** {@code timestamps: true} (both) or a list of {@code createdAt}, {@code updatedAt}: answered, never written. */

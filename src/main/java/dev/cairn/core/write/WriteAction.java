@@ -51,8 +51,12 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         }
     }
 
-    /** What must hold before the write. */
-    public record Expectation(State state, Long version, boolean precondition) {
+    /**
+     * What must hold before the write. {@code liveAt} (null: no such check) is the instant at which an item past its
+     * expiry ({@link TableSpec#EXPIRES_AT}) counts as absent: a create may take its key, any other write meets it as
+     * missing.
+     */
+    public record Expectation(State state, Long version, boolean precondition, Instant liveAt) {
         /**
          * {@code COPIED}: present at the version a copy of it was taken at (the source of an embedded copy);
          * {@code UNIQUE}: a unique value's sentinel, free or the writer's own (its condition is the action's own).
@@ -62,6 +66,10 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         public static final Expectation NONE = new Expectation(State.ANY, null, false);
         public static final Expectation ABSENT = new Expectation(State.ABSENT, null, false);
         public static final Expectation UNIQUE = new Expectation(State.UNIQUE, null, false);
+
+        public Expectation(State state, Long version, boolean precondition) {
+            this(state, version, precondition, null);
+        }
 
         public static Expectation present(Long version) {
             return new Expectation(State.PRESENT, version, false);
@@ -82,9 +90,32 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
             return version == null ? NONE : present(version);
         }
 
+        /** The same expectation where an item expired at {@code now} counts as absent. */
+        public Expectation live(Instant now) {
+            return new Expectation(state, version, precondition, now);
+        }
+
+        /** Whether this item counts as there: present, and not past its expiry where that is checked. */
+        boolean counts(Map<String, AttributeValue> item) {
+            return item != null && !item.isEmpty() && (liveAt == null || !EntitySpec.expired(item, liveAt));
+        }
+
         Condition toCondition() {
             Condition versionCheck = version == null ? null
                     : Condition.eq(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));
+            if (liveAt != null) {
+                AttributeValue now = AttributeValue.fromN(Long.toString(liveAt.getEpochSecond()));
+                Condition unexpired = Condition.any(Condition.attributeNotExists(TableSpec.EXPIRES_AT),
+                        Condition.gt(TableSpec.EXPIRES_AT, now));
+                return switch (state) {
+                    case ABSENT -> Condition.any(Condition.attributeNotExists(TableSpec.PK), Condition.le(TableSpec.EXPIRES_AT, now));
+                    case PRESENT, COPIED -> versionCheck == null ? Condition.attributeExists(TableSpec.PK).and(unexpired)
+                            : Condition.attributeExists(TableSpec.PK).and(unexpired).and(versionCheck);
+                    // a write of whatever is there: an expired item is replaced as if absent, so nothing to check
+                    case ANY -> versionCheck == null ? null : unexpired.and(versionCheck);
+                    case UNIQUE -> null;
+                };
+            }
             return switch (state) {
                 case ABSENT -> Condition.attributeNotExists(TableSpec.PK);
                 case PRESENT, COPIED -> versionCheck == null ? Condition.attributeExists(TableSpec.PK)
@@ -152,7 +183,12 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
     public static <T> WriteAction create(EntitySpec<T> spec, T value, Instant now, Map<String, AttributeValue> extra) {
         var item = new HashMap<>(spec.toItem(value, 1, now, now));
         item.putAll(systemOnly(extra));
-        return new WriteAction(Kind.PUT, spec.keyOf(value), item, null, Expectation.ABSENT, null, spec.type());
+        return new WriteAction(Kind.PUT, spec.keyOf(value), item, null, live(spec, Expectation.ABSENT, now), null, spec.type());
+    }
+
+    /** The expectation of a write of {@code spec}'s item: where its items expire, an expired one counts as absent. */
+    public static Expectation live(EntitySpec<?> spec, Expectation expectation, Instant now) {
+        return spec.expires() ? expectation.live(now) : expectation;
     }
 
     private static Map<String, AttributeValue> systemOnly(Map<String, AttributeValue> extra) {
@@ -187,11 +223,14 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
         });
         spec.codec().fieldNames().stream().filter(n -> !item.containsKey(n)).forEach(update::remove);
         spec.indexKeyNames().stream().filter(n -> !item.containsKey(n)).forEach(update::remove);
+        if (spec.expires() && !item.containsKey(TableSpec.EXPIRES_AT)) {
+            update.remove(TableSpec.EXPIRES_AT);
+        }
         update.setIfNotExists(TableSpec.CREATED_AT, AttributeValue.fromS(now.toString()))
                 .add(TableSpec.VERSION, AttributeValue.fromN("1"));
         // The item size is checked on the full item, as if it were put.
         checkSize(spec.type(), key, item);
-        return new WriteAction(Kind.UPDATE, key, null, update, expectation, null, spec.type());
+        return new WriteAction(Kind.UPDATE, key, null, update, live(spec, expectation, now), null, spec.type());
     }
 
     /** Update attributes of an existing item (never creates one); bumps the version and updatedAt. */
@@ -242,7 +281,6 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
 
     /** Explains a failed condition from the old item (null or empty when there was none). */
     public CairnError explainFailure(Map<String, AttributeValue> oldItem) {
-        boolean exists = oldItem != null && !oldItem.isEmpty();
         if (isSentinel()) {
             // Never the other item: not its id, not its values — the constraint and its fields only.
             String[] parts = label.split("\\|", 3);
@@ -254,6 +292,9 @@ public record WriteAction(Kind kind, PrimaryKey key, Map<String, AttributeValue>
             return new CairnError.Conflict("the value of unique constraint '" + parts[1] + "' this write gives up is held "
                     + "by another " + parts[0]);
         }
+        // an item past its expiry is as good as absent (and is never shown in a conflict)
+        boolean exists = expectation.counts(oldItem);
+        oldItem = exists ? oldItem : null;
         if (expectation.state() == Expectation.State.COPIED) {
             int hash = label.indexOf('#');
             String entity = label.substring(0, hash);
