@@ -112,14 +112,17 @@ public class DeclaredModels implements AccessPatterns {
             for (EntityModel model : domain.entities().values()) {
                 DeclaredEntity entity = plan.entity(model.name());
                 List<String> example = example(domain, model);
+                int first = out.size();
                 if (model.serves(Op.GET)) {
                     var get = model.operation(Op.GET);
                     out.add(AccessPattern.getItem(get.label(), "GET " + model.path(), table, entity.key(example)));
-                    get.include().forEach((member, include) -> out.add(AccessPattern.query(
-                            include.label() != null ? include.label()
-                                    : "A " + ModelReader.words(model.name()) + " with its first " + member,
-                            "GET " + model.path() + "?include=" + member, table,
-                            includeQuery(entity, plan.entity(include.entity()), example.get(0)))));
+                    get.include().forEach((member, include) -> {
+                        var pattern = AccessPattern.query(include.label() != null ? include.label()
+                                        : "A " + ModelReader.words(model.name()) + " with its first " + member,
+                                "GET " + model.path() + "?include=" + member, table,
+                                includeQuery(entity, plan.entity(include.entity()), example.get(0)));
+                        out.add(plan.entity(include.entity()).model().ttl() != null ? pattern.hidingExpired() : pattern);
+                    });
                 }
                 if (model.list() != null) {
                     out.add(AccessPattern.query(label(model.list().label(), model.list().summary()), "GET " + model.list().path(),
@@ -143,6 +146,11 @@ public class DeclaredModels implements AccessPatterns {
                     out.add(AccessPattern.query(label(index.list().label(), index.list().summary()),
                             "GET " + index.list().path() + query, table,
                             entity.indexQuery(index, indexed, Http.DEFAULT_LIMIT, index.list().newestFirst())));
+                }
+                if (model.ttl() != null) {
+                    for (int i = first; i < out.size(); i++) {
+                        out.set(i, out.get(i).hidingExpired());
+                    }
                 }
             }
             for (EntityModel model : domain.entities().values()) {

@@ -1,11 +1,14 @@
 package dev.cairn.core.query;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cairn.core.expr.builder.Operation;
 import dev.cairn.core.expr.builder.Snippets;
 import dev.cairn.core.key.PrimaryKey;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,15 +19,33 @@ import java.util.TreeMap;
  * tooling read this instead of guessing what a route costs. {@code snippets} are that request as an AWS CLI command,
  * a Java and a JavaScript program, once an endpoint is known ({@link #withSnippets}).
  */
-public record AccessPattern(String name, String route, String operation, Map<String, Object> request, Snippets snippets) {
+public record AccessPattern(String name, String route, String operation, Map<String, Object> request, Snippets snippets,
+                            @JsonInclude(JsonInclude.Include.NON_NULL)
+                            @Schema(description = "What the answer leaves out of what the request reads (absent: nothing)")
+                            String filter) {
+
+    /** What a read of items that expire leaves out, after the read. */
+    public static final String EXPIRED = "items past their expiry: those whose " + dev.cairn.core.TableSpec.EXPIRES_AT
+            + " (epoch seconds) is at or before now are left out after the read (they still cost their read capacity, "
+            + "and a page may come back shorter than its Limit)";
 
     public AccessPattern(String name, String route, String operation, Map<String, Object> request) {
-        this(name, route, operation, request, null);
+        this(name, route, operation, request, null, null);
+    }
+
+    public AccessPattern(String name, String route, String operation, Map<String, Object> request, Snippets snippets) {
+        this(name, route, operation, request, snippets, null);
     }
 
     /** The pattern with its snippets, for requests sent to {@code endpoint}. */
     public AccessPattern withSnippets(Snippets.Endpoint endpoint) {
-        return new AccessPattern(name, route, operation, request, Snippets.of(Operation.named(operation), request, endpoint));
+        return new AccessPattern(name, route, operation, request, Snippets.of(Operation.named(operation), request, endpoint),
+                filter);
+    }
+
+    /** The same pattern, whose answer leaves out expired items ({@link #EXPIRED}). */
+    public AccessPattern hidingExpired() {
+        return new AccessPattern(name, route, operation, request, snippets, EXPIRED);
     }
 
     /** A listed Query, as the store sends it: a paged one asks for one item more than its page ({@link QuerySpec#lookingAhead}). */
