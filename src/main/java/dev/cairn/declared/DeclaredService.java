@@ -359,7 +359,7 @@ public class DeclaredService {
     }
 
     private static Stored<Doc> stored(DeclaredEntity entity, Doc doc, Instant now) {
-        return new Stored<>(doc, entity.keyOf(doc), 1, now, now);
+        return new Stored<>(entity.spec().asStored(doc), entity.keyOf(doc), 1, now, now);
     }
 
     private static void defaults(List<FieldModel> fields, Map<String, Object> values) {

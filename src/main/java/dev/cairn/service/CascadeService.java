@@ -114,7 +114,7 @@ public class CascadeService {
                 job.set(null);
                 report.set(null);
                 Instant now = store.now();
-                var next = new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), now);
+                var next = new Stored<>(target.spec().asStored(patched), current.key(), current.version() + 1, current.createdAt(), now);
                 WriteAction sourceWrite = WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now);
                 CascadeSource source = new CascadeSource(target.spec().type(), target.id(), next.version(),
                         target.spec().codec().encode(patched));

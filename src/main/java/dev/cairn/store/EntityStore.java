@@ -119,7 +119,7 @@ public class EntityStore {
             Instant now = now();
             WriteAction action = WriteAction.create(spec, value, now, extra);
             return gateway.putItem(action.toPutRequest(settings.table()), e -> SdkErrors.translate(e, action))
-                    .map(r -> new Stored<>(value, action.key(), 1, now, now));
+                    .map(r -> new Stored<>(spec.asStored(value), action.key(), 1, now, now));
         });
     }
 
@@ -136,7 +136,7 @@ public class EntityStore {
             Instant now = now();
             WriteAction action = WriteAction.create(spec, value, now, extra);
             return transact(TransactionPlan.of(concat(List.of(action), sourceGuards)))
-                    .map(done -> new Stored<>(value, action.key(), 1, now, now));
+                    .map(done -> new Stored<>(spec.asStored(value), action.key(), 1, now, now));
         });
     }
 
@@ -153,7 +153,7 @@ public class EntityStore {
             Instant now = now();
             WriteAction action = WriteAction.put(spec, value, Expectation.present(current.version()), now, extra);
             return transact(TransactionPlan.of(concat(List.of(action), sourceGuards)))
-                    .map(done -> new Stored<>(value, action.key(), current.version() + 1, current.createdAt(), now));
+                    .map(done -> new Stored<>(spec.asStored(value), action.key(), current.version() + 1, current.createdAt(), now));
         });
     }
 
