@@ -149,25 +149,25 @@ class ReservationExpiryResourceTest {
     }
 
     /**
-     * A hold that lapses by the clock, with no write at its expiry: Cairn hides it from its expiry on, and DynamoDB's
-     * TTL then deletes it. DynamoDB Local runs TTL deletion as the service does (a background job that deletes items
-     * whose TTL attribute lies between five years ago and now), seen here within seconds rather than days.
+     * A hold that lapses by the clock, with no write at its expiry: Cairn hides it from its expiry on. It carries the
+     * TTL attribute DynamoDB deletes it by (the project's embedded DynamoDB Local did not delete it within minutes, so
+     * the deletion itself is not waited for here).
      */
     @Test
-    void aHoldLapsesByTheClockAndIsThenDeletedByDynamoDbsTtl() {
+    void aHoldLapsesByTheClockCarryingTheTtlAttributeDynamoDbDeletesItBy() {
         String member = unique("member");
         String book = unique("book");
         member(member);
         book(book, "Eric");
         Instant soon = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(3);
         String hold = hold(member, book, soon.toString());
+        assertThat(raw(member, hold).get(TableSpec.EXPIRES_AT)).isEqualTo(AttributeValue.fromN(Long.toString(soon.getEpochSecond())));
         given().get("/members/{m}/reservations/{r}", member, hold).then().statusCode(200);
         given().get("/members/{m}/reservations", member).then().statusCode(200).body("items.reservationId", contains(hold));
         Eventually.within(Duration.ofSeconds(20), () ->
                 given().get("/members/{m}/reservations/{r}", member, hold).then().statusCode(404));
         assertThat(Instant.now()).isAfterOrEqualTo(soon);
         given().get("/members/{m}/reservations", member).then().statusCode(200).body("items", empty());
-        Eventually.within(Duration.ofSeconds(180), () -> assertThat(raw(member, hold)).isNull());
     }
 
     @Test
