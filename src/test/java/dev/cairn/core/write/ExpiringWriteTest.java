@@ -47,7 +47,7 @@ class ExpiringWriteTest {
         var put = WriteAction.putItem(KEY, item(SECONDS + 60, 1), Expectation.ABSENT.live(NOW), "Reservation#h1")
                 .toPutRequest("t");
         assertThat(readable(put.conditionExpression(), put.expressionAttributeNames(), put.expressionAttributeValues()))
-                .isEqualTo("attribute_not_exists(pk) OR _expiresAt <= " + SECONDS);
+                .isEqualTo("(attribute_not_exists(pk)) OR (_expiresAt <= " + SECONDS + ")");
         // without live(...) nothing changes: the plain create of every other entity
         var plain = WriteAction.putItem(KEY, item(SECONDS + 60, 1), Expectation.ABSENT, "Reservation#h1").toPutRequest("t");
         assertThat(readable(plain.conditionExpression(), plain.expressionAttributeNames(), plain.expressionAttributeValues()))
@@ -58,12 +58,12 @@ class ExpiringWriteTest {
     void anyOtherWriteNeedsTheItemPresentAndUnexpired() {
         var delete = WriteAction.deleteItem(KEY, Expectation.ifMatch(3L).live(NOW), "Reservation#h1").toDeleteRequest("t");
         assertThat(readable(delete.conditionExpression(), delete.expressionAttributeNames(), delete.expressionAttributeValues()))
-                .isEqualTo("attribute_exists(pk) AND (attribute_not_exists(_expiresAt) OR _expiresAt > " + SECONDS
-                        + ") AND _version = 3");
+                .isEqualTo("((attribute_exists(pk)) AND ((attribute_not_exists(_expiresAt)) OR (_expiresAt > " + SECONDS
+                        + "))) AND (_version = 3)");
         var anyVersion = WriteAction.deleteItem(KEY, Expectation.present(null).live(NOW), "Reservation#h1").toDeleteRequest("t");
         assertThat(readable(anyVersion.conditionExpression(), anyVersion.expressionAttributeNames(),
                 anyVersion.expressionAttributeValues()))
-                .isEqualTo("attribute_exists(pk) AND (attribute_not_exists(_expiresAt) OR _expiresAt > " + SECONDS + ")");
+                .isEqualTo("(attribute_exists(pk)) AND ((attribute_not_exists(_expiresAt)) OR (_expiresAt > " + SECONDS + "))");
     }
 
     @Test
