@@ -461,6 +461,11 @@ public final class ModelReader extends YamlReader {
                 : AggregateReader.copies(file, map.get("copies").node(), map.get("copies").where(), name, pk, path);
         List<UniqueModel> unique = uniques(map.get("unique"), fields, timestamps, refs);
         String ttl = map.containsKey("ttl") ? ttl(map.get("ttl"), fields, pk, sk, keyed, indexes, access) : null;
+        if (ttl != null && !unique.isEmpty()) {
+            // DynamoDB's TTL deletes the item without a transaction: its sentinels would outlive it and hold its values
+            throw fail(map.get("ttl"), "an entity with unique values cannot expire yet: DynamoDB's TTL would delete the "
+                    + "item and leave its sentinels holding its values");
+        }
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
                 list, describe, input[0], input[1], self, owner, timestamps, indexes, access, parentShards, at.line(),
                 copies, unique, ttl);

@@ -75,6 +75,13 @@ class ExpiryModelTest {
     }
 
     @Test
+    void anExpiringEntityCannotDeclareUniqueValuesWhoseSentinelsTheTtlWouldStrand() {
+        ModelException e = failure(HOLDS.replace("ttl: expiresAt", "ttl: expiresAt\n    unique: { note: { fields: [note] } }"));
+        assertThat(e.getMessage()).isEqualTo("models/holds.yaml:13: entities.Hold.ttl: an entity with unique values cannot "
+                + "expire yet: DynamoDB's TTL would delete the item and leave its sentinels holding its values");
+    }
+
+    @Test
     void anExpiryThatIsNotAnInstantFieldIsRefusedAtItsLine() {
         ModelException e = failure(HOLDS.replace("ttl: expiresAt", "ttl: note"));
         assertThat(e.getMessage()).isEqualTo("models/holds.yaml:13: entities.Hold.ttl: ttl names one of the entity's instant "
