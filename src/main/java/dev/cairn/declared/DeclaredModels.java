@@ -243,6 +243,10 @@ public class DeclaredModels implements AccessPatterns {
      */
     @Override
     public java.util.Optional<String> tenantOf(String partitionKey) {
+        if (partitionKey.startsWith(dev.cairn.core.model.UniqueModel.PREFIX)) {
+            // a sentinel names a value and its scope, and holds its owner's key: no tenant's alone
+            return java.util.Optional.of(UNNAMED_TENANT);
+        }
         for (KeyTemplate template : tenantPartitions) {
             if (template.matches(partitionKey)) {
                 return java.util.Optional.of(template.decode(partitionKey).get(0).toString());

@@ -122,9 +122,10 @@ public final class DeclaredOpenApi {
         return OASFactory.createAPIResponse().description("Conflict: it exists already or changed meanwhile (where the "
                         + "write found the item, `current` shows it as it is now and `ETag` names its version); or a unique "
                         + "value is taken (code UniqueViolation: `constraint` and `fields` name it, never the item that holds "
-                        + "it). " + rules)
+                        + "it; or, for an item written before the constraint was declared, the value it gives up is "
+                        + "another's). " + rules)
                 .addHeader("ETag", OASFactory.createHeader().description("The version of the item `current` shows, for "
-                        + "the next If-Match; absent when `current` is").required(false)
+                        + "the next If-Match; absent when `current` is absent").required(false)
                         .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
     }
 

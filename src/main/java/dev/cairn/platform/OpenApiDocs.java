@@ -413,7 +413,7 @@ public class OpenApiDocs implements OASFilter {
             problemContent(status.replace("+current", ""), response);
             if (status.endsWith("+current")) {
                 response.addHeader("ETag", header("The version of the item `current` shows, for the next If-Match; "
-                        + "absent when `current` is", SchemaType.STRING).required(false));
+                        + "absent when `current` is absent", SchemaType.STRING).required(false));
             }
             components.addResponse(named[0], response);
         });

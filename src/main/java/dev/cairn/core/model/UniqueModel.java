@@ -19,7 +19,7 @@ import java.util.Optional;
  * items of the entity hold the same values of {@code fields} within one value of {@code scope}. Kept by a sentinel
  * item of its own key — {@code UNIQUE#<Entity>#<constraint>#<scope>#<values>} / {@code UNIQUE} — written in the same
  * transaction as the item. An item that lacks one of the fields holds no value (like SQL's NULL); an item without a
- * scope value is in the scope "-". {@code caseInsensitive}: text is compared after Unicode NFKC and lower-casing
+ * scope value is in a scope of its own. {@code caseInsensitive}: text is compared after {@link #fold} (NFKC, case folded)
  * (the sentinel's key only; the item keeps the value as given). {@code softDelete}: whether a soft-deleted item
  * keeps its value taken or releases it (applies once soft delete is declared).
  */
@@ -32,6 +32,13 @@ public record UniqueModel(String name, List<String> fields, List<String> scope, 
     public static final String SENTINEL_SK = "UNIQUE";
     public static final String SENTINEL_TYPE = "_Unique";
     public static final String PREFIX = "UNIQUE#";
+
+    /**
+     * What stands for a missing scope value, and what starts a hashed part: both begin with '%', which an escaped value
+     * never holds but as "%25" or "%23", so neither can be the key of a value as given.
+     */
+    static final String NO_SCOPE = "%-";
+    static final String HASHED = "%sha256:";
 
     /** Past this many bytes the values part of the key is its SHA-256 (a partition key holds at most 2048 bytes). */
     static final int MAX_VALUE_BYTES = 1024;
@@ -62,15 +69,15 @@ public record UniqueModel(String name, List<String> fields, List<String> scope, 
         for (String field : scope) {
             Object value = values.get(field);
             // scope values are ids: compared exactly, never folded
-            scopes.add(value == null ? "-" : escape(canonical(value)));
+            scopes.add(value == null ? NO_SCOPE : escape(canonical(value)));
         }
         String joined = String.join("#", parts);
         if (joined.getBytes(StandardCharsets.UTF_8).length > MAX_VALUE_BYTES) {
-            joined = "sha256:" + sha256(joined);
+            joined = HASHED + sha256(joined);
         }
         String scopeText = scopes.isEmpty() ? "*" : String.join("#", scopes);
         if (scopeText.getBytes(StandardCharsets.UTF_8).length > MAX_VALUE_BYTES / 2) {
-            scopeText = "sha256:" + sha256(scopeText);
+            scopeText = HASHED + sha256(scopeText);
         }
         return Optional.of(PrimaryKey.of(PREFIX + entity + "#" + name + "#" + scopeText + "#" + joined, SENTINEL_SK));
     }
@@ -78,8 +85,18 @@ public record UniqueModel(String name, List<String> fields, List<String> scope, 
     /** The value as the sentinel keys it: text folded under the case-insensitive rule, numbers in canonical form. */
     String normalise(Object value) {
         String text = canonical(value);
-        return caseInsensitive && value instanceof String
-                ? Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT) : text;
+        return caseInsensitive && value instanceof String ? fold(text) : text;
+    }
+
+    /**
+     * The case-insensitive key of a text: NFKC (compatibility forms: fullwidth letters, ligatures, the Kelvin sign),
+     * without format characters (zero-width spaces, soft hyphens: invisible, so never a difference a reader sees) and
+     * the white space around it, then upper- and lower-cased, which folds what lower-casing alone keeps apart ("ß" and
+     * "SS", a final "ς" and "σ").
+     */
+    static String fold(String text) {
+        String compatible = Normalizer.normalize(text, Normalizer.Form.NFKC).replaceAll("\\p{Cf}", "").strip();
+        return Normalizer.normalize(compatible.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT), Normalizer.Form.NFKC);
     }
 
     private static String canonical(Object value) {

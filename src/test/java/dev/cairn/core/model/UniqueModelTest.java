@@ -140,9 +140,27 @@ class UniqueModelTest {
                 .isNotEqualTo(ada);
         assertThat(email.sentinel("Contact", Map.of("email", "ada@example.org", "workspaceId", "globex")).orElseThrow().pk())
                 .isEqualTo("UNIQUE#Contact#email#globex#ada@example.org");
-        // no value, no sentinel (like SQL's NULL); no scope value, the scope "-"
+        // no value, no sentinel (like SQL's NULL); no scope value, a scope of its own that no scope value can name
         assertThat(email.sentinel("Contact", Map.of("workspaceId", "acme"))).isEmpty();
-        assertThat(email.sentinel("Contact", Map.of("email", "x@y")).orElseThrow().pk()).isEqualTo("UNIQUE#Contact#email#-#x@y");
+        assertThat(email.sentinel("Contact", Map.of("email", "x@y")).orElseThrow().pk()).isEqualTo("UNIQUE#Contact#email#%-#x@y");
+        assertThat(email.sentinel("Contact", Map.of("email", "x@y", "workspaceId", "-")).orElseThrow().pk())
+                .isEqualTo("UNIQUE#Contact#email#-#x@y");
+        assertThat(email.sentinel("Contact", Map.of("email", "x@y", "workspaceId", "%-")).orElseThrow().pk())
+                .isEqualTo("UNIQUE#Contact#email#%25-#x@y");
+    }
+
+    @Test
+    void theInsensitiveRuleFoldsWhatLowerCasingAloneKeepsApartAndIgnoresInvisibleCharacters() {
+        UniqueModel email = email();
+        java.util.function.Function<String, String> key = value ->
+                email.sentinel("Contact", Map.of("email", value, "workspaceId", "acme")).orElseThrow().pk();
+        assertThat(key.apply("ΟΔΟΣ@x.org")).isEqualTo(key.apply("οδοσ@x.org")).isEqualTo(key.apply("οδος@x.org"));
+        assertThat(key.apply("STRASSE@x.org")).isEqualTo(key.apply("straße@x.org"));
+        assertThat(key.apply("ａｄａ@example.org")).isEqualTo(key.apply("ada@example.org"));   // fullwidth
+        assertThat(key.apply("a\u200Bda@example.org")).isEqualTo(key.apply("ada@example.org")); // zero-width space
+        assertThat(key.apply("a\u00ADda@example.org")).isEqualTo(key.apply("ada@example.org")); // soft hyphen
+        assertThat(key.apply("ada@example.org\u00A0")).isEqualTo(key.apply("ada@example.org")); // no-break space
+        assertThat(key.apply("ada@example.org")).isNotEqualTo(key.apply("adb@example.org"));
     }
 
     @Test
@@ -155,7 +173,12 @@ class UniqueModelTest {
         assertThat(phone.sentinel("Contact", Map.of("country", "GB", "phone", "1")))
                 .isNotEqualTo(phone.sentinel("Contact", Map.of("country", "gb", "phone", "1")));
         var longOne = phone.sentinel("Contact", Map.of("country", "x".repeat(3000), "phone", "1")).orElseThrow();
-        assertThat(longOne.pk()).startsWith("UNIQUE#Contact#phone#*#sha256:").hasSizeLessThan(200);
+        assertThat(longOne.pk()).startsWith("UNIQUE#Contact#phone#*#%sha256:").hasSizeLessThan(200);
+        // a hash is never the key of a value as given: a value that spells one is escaped
+        String spelled = longOne.pk().substring("UNIQUE#Contact#phone#*#".length());
+        String[] parts = spelled.split("#", 2);
+        assertThat(phone.sentinel("Contact", Map.of("country", parts[0], "phone", "1")).orElseThrow()).isNotEqualTo(longOne);
+        assertThat(phone.sentinel("Contact", Map.of("country", spelled, "phone", "")).orElseThrow()).isNotEqualTo(longOne);
     }
 
     @Test

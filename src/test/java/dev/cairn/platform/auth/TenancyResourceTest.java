@@ -57,6 +57,20 @@ class TenancyResourceTest {
     }
 
     @Test
+    void theConsoleShowsUniqueValueSentinelsOnlyToAnAdminOfEveryWorkspace() {
+        String member = unique("m");
+        String email = member + "@example.org";
+        json(TestTokens.admin(), "{\"memberId\":\"" + member + "\",\"name\":\"N\",\"email\":\"" + email
+                + "\",\"address\":{\"city\":\"Leeds\"}}").post("/members").then().statusCode(201);
+        String sentinel = "UNIQUE#Member#email#*#" + email;
+        // a sentinel names a value and holds its owner's key: no single workspace's to see
+        as(TestTokens.bearer("ada", List.of(unique("ws")), "cairn-admin")).queryParam("pk", sentinel)
+                .get("/console/api/collections").then().statusCode(200).body("items", empty()).header("X-DynamoDB-Calls", "0");
+        as(TestTokens.admin()).queryParam("pk", sentinel).get("/console/api/collections").then().statusCode(200)
+                .body("items.size()", equalTo(1));
+    }
+
+    @Test
     void theConsoleShowsAScopedAdminNothingOfAnotherTenant() {
         String mine = unique("ws-a");
         String theirs = unique("ws-b");

@@ -1,0 +1,194 @@
+package dev.cairn.reliability;
+
+import dev.cairn.platform.EmbeddedDynamoDb;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Unique values survive a SIGKILL at any instant of their writes: the packaged app, behind a proxy that makes every
+ * DynamoDB answer late, runs creates, e-mail changes by merge patch and by PUT, colliding creates and deletes (the
+ * member's mark-then-delete) of members with unique e-mails at once, and is killed while they are in flight. Read
+ * straight from the table afterwards, every member holds the sentinel of its e-mail and every sentinel is held by a
+ * member with that e-mail — no orphan that would lock a value out for ever, no member whose value another could take.
+ * A fresh process then creates a member with every e-mail used: exactly the free ones are taken.
+ */
+class UniqueKillIT {
+
+    static final int MEMBERS = 16;
+    static final String SENTINEL = "UNIQUE#Member#email#*#";
+
+    final String k = UUID.randomUUID().toString().substring(0, 8);
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    final ExecutorService pool = Executors.newFixedThreadPool(32, r -> {
+        Thread t = new Thread(r, "unique-kill-client");
+        t.setDaemon(true);
+        return t;
+    });
+    EmbeddedDynamoDb dynamo;
+    FaultProxy proxy;
+    DynamoDbAsyncClient direct;
+    final List<PackagedApp> apps = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        dynamo = EmbeddedDynamoDb.start(0, null);
+        proxy = new FaultProxy(dynamo.port());
+        direct = DynamoDbAsyncClient.builder().endpointOverride(URI.create("http://127.0.0.1:" + dynamo.port()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        pool.shutdownNow();
+        for (PackagedApp app : apps) {
+            app.stop();
+        }
+        direct.close();
+        proxy.close();
+        dynamo.close();
+    }
+
+    PackagedApp startApp() throws Exception {
+        PackagedApp app = PackagedApp.start(proxy.endpoint(), List.of("-Dquarkus.dynamodb.api-call-timeout=30S",
+                "-Dquarkus.dynamodb.api-call-attempt-timeout=15S"));
+        apps.add(app);
+        return app;
+    }
+
+    int send(PackagedApp app, String method, String path, String contentType, String body) {
+        try {
+            var request = HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(60))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+            if (contentType != null) {
+                request.header("Content-Type", contentType);
+            }
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1; // the process was killed under it
+        }
+    }
+
+    static String member(String id, String email) {
+        return "{\"memberId\":\"" + id + "\",\"name\":\"M\",\"email\":\"" + email + "\",\"address\":{\"city\":\"Leeds\"}}";
+    }
+
+    String email(String name, int i) {
+        return name + i + "-" + k + "@example.org";
+    }
+
+    @Test
+    void membersAndTheirEmailSentinelsStayOneToOneWhenTheProcessIsKilledAmidTheirWrites() throws Exception {
+        PackagedApp first = startApp();
+        Set<String> used = new LinkedHashSet<>();
+        for (int i = 0; i < MEMBERS; i++) {
+            assertThat(send(first, "POST", "/members", "application/json", member("m" + i + "-" + k, email("a", i))))
+                    .isEqualTo(201);
+            used.add(email("a", i));
+        }
+
+        // Every DynamoDB answer late, so each write's steps (a transaction, a mark and a delete) are far apart in time.
+        proxy.inject(FaultProxy.Fault.DELAY, 300);
+        var inFlight = new ArrayList<CompletableFuture<Integer>>();
+        for (int i = 0; i < MEMBERS; i++) {
+            String id = "m" + i + "-" + k;
+            int n = i;
+            used.addAll(List.of(email("b", i), email("c", i), email("d", i)));
+            inFlight.add(CompletableFuture.supplyAsync(() -> switch (n % 4) {
+                case 0 -> send(first, "PATCH", "/members/" + id, "application/merge-patch+json",
+                        "{\"email\":\"" + email("b", n) + "\"}");
+                case 1 -> send(first, "PUT", "/members/" + id, "application/json", member(id, email("c", n)));
+                case 2 -> send(first, "DELETE", "/members/" + id, null, null);
+                default -> send(first, "POST", "/members", "application/json", member("n" + n + "-" + k, email("d", n)));
+            }, pool));
+            // a create that collides with a value held now, or about to be released by the write above
+            inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/members", "application/json",
+                    member("x" + n + "-" + k, email("a", n))), pool));
+        }
+        Thread.sleep(1500); // the writes have begun, none can have finished: each needs several late answers
+        first.kill();
+        proxy.clear();
+        var statuses = inFlight.stream().map(CompletableFuture::join).toList();
+        // the kill fell amid the writes: some had answered, some were cut off (-1: no answer)
+        assertThat(statuses).as("answers when the process was killed").contains(-1).anyMatch(status -> status > 0);
+
+        assertOneToOne("after the SIGKILL");
+
+        // A fresh process: every value with no sentinel can be taken, every value with one cannot.
+        PackagedApp second = startApp();
+        Map<String, String> holders = sentinels();
+        var answers = new HashMap<String, Integer>();
+        for (String email : used) {
+            answers.put(email, send(second, "POST", "/members", "application/json",
+                    member("after-" + Math.abs(email.hashCode()) + "-" + k, email)));
+        }
+        for (String email : used) {
+            assertThat(answers.get(email)).as("a create with %s, %s", email,
+                    holders.containsKey(email) ? "held by " + holders.get(email) : "free").isEqualTo(holders.containsKey(email) ? 409 : 201);
+        }
+        assertOneToOne("after the fresh process took the free values");
+    }
+
+    /** Members' e-mails and the sentinels of the table, read straight from it: each held by exactly its own member. */
+    void assertOneToOne(String when) {
+        Map<String, String> emails = new HashMap<>(); // member pk -> e-mail
+        Map<String, String> holders = sentinels();    // e-mail -> holder's pk
+        for (var item : scan()) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith("MEMBER#") && item.get("sk").s().equals("PROFILE") && pk.endsWith("-" + k)) {
+                emails.put(pk, item.get("email").s());
+            }
+        }
+        emails.forEach((pk, email) -> assertThat(holders.get(email)).as("%s: the sentinel of %s's %s", when, pk, email)
+                .isEqualTo(pk));
+        holders.forEach((email, pk) -> assertThat(emails.get(pk)).as("%s: the member holding %s", when, email)
+                .isEqualTo(email));
+    }
+
+    Map<String, String> sentinels() {
+        var holders = new HashMap<String, String>();
+        for (var item : scan()) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith(SENTINEL) && pk.endsWith("-" + k + "@example.org")) {
+                holders.put(pk.substring(SENTINEL.length()), item.get("_ownerPk").s());
+            }
+        }
+        return holders;
+    }
+
+    List<Map<String, AttributeValue>> scan() {
+        String table = direct.listTables().join().tableNames().get(0);
+        var items = new ArrayList<Map<String, AttributeValue>>();
+        Map<String, AttributeValue> start = null;
+        do {
+            var page = direct.scan(ScanRequest.builder().tableName(table).consistentRead(true).exclusiveStartKey(start).build()).join();
+            items.addAll(page.items());
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return items;
+    }
+}
