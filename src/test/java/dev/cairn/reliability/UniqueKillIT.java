@@ -129,7 +129,8 @@ class UniqueKillIT {
             inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/members", "application/json",
                     member("x" + n + "-" + k, email("a", n))), pool));
         }
-        Thread.sleep(1500); // the writes have begun, none can have finished: each needs several late answers
+        // killed as the first write answers: the others are still at their steps (a delete needs three late answers)
+        CompletableFuture.anyOf(inFlight.toArray(CompletableFuture[]::new)).join();
         first.kill();
         proxy.clear();
         var statuses = inFlight.stream().map(CompletableFuture::join).toList();
