@@ -224,11 +224,24 @@ public final class FieldRules {
 
     private static Object instant(Object value, String path, List<Violation> violations) {
         try {
-            return value instanceof String s ? Instant.parse(s).toString() : wrong(path, violations);
+            if (!(value instanceof String s)) {
+                return wrong(path, violations);
+            }
+            Instant instant = Instant.parse(s);
+            // RFC 3339 (the contract's date-time): four-digit years and hours to 23, which Instant.parse goes beyond
+            if (!RFC_3339_YEAR_AND_HOUR.matcher(s).lookingAt() || instant.isBefore(FIRST) || instant.isAfter(LAST)) {
+                return add(violations, path, "must be an RFC 3339 date-time, e.g. 2026-11-27T12:00:00Z (years 0000 to 9999)");
+            }
+            return instant.toString();
         } catch (DateTimeParseException e) {
             return wrong(path, violations);
         }
     }
+
+    private static final java.util.regex.Pattern RFC_3339_YEAR_AND_HOUR =
+            java.util.regex.Pattern.compile("\\d{4}-\\d{2}-\\d{2}[Tt]([01]\\d|2[0-3]):");
+    private static final Instant FIRST = Instant.parse("0000-01-01T00:00:00Z");
+    private static final Instant LAST = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
     private static Object list(FieldModel field, Object value, String path, List<Violation> violations, boolean serverSetAllowed) {
         if (!(value instanceof List<?> list)) {
