@@ -245,7 +245,7 @@ public class DeclaredAggregates {
         return entities.againOnCollision(Uni.combine().all()
                 .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id))
                 .asTuple().map(both -> both.getItem1()).chain(resolved -> {
-                    Instant now = Instant.now();
+                    Instant now = store.now();
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
                     Items items = engine.decompose(view, versions(resolved.copies()), 1, now, now);
                     return aggregates.write(engine, AggregateWrites.create(engine, items).guardedBy(resolved.sourceGuards()),
@@ -292,7 +292,7 @@ public class DeclaredAggregates {
             List<RefUse> refs = checked(engine, in);
             return aggregates.resolve(refs, engine.copies(current.view(), current.refVersions())).chain(resolved -> {
                 Map<String, Object> view = engine.hydrate(in, resolved.copies());
-                Instant now = Instant.now();
+                Instant now = store.now();
                 Items before = engine.decompose(current.view(), current.refVersions(), current.version(),
                         current.createdAt(), current.updatedAt());
                 Items after = engine.decompose(view, versions(resolved.copies()), current.version() + 1,
@@ -328,7 +328,7 @@ public class DeclaredAggregates {
         var current = snapshot.assembled();
         Items items = engine.decompose(current.view(), current.refVersions(), current.version(),
                 current.createdAt(), current.updatedAt());
-        return aggregates.write(engine, AggregateWrites.delete(engine, items, current.version(), Instant.now()),
+        return aggregates.write(engine, AggregateWrites.delete(engine, items, current.version(), store.now()),
                 snapshot.bySk());
     }
 
@@ -362,7 +362,7 @@ public class DeclaredAggregates {
         List<RefUse> refs = engine.refs(in);
         var placeholders = new HashMap<String, RefCopy>();
         refs.forEach(use -> placeholders.put(Aggregate.refKey(use.ref(), use.id()), new RefCopy(Map.of("id", use.id()), 0)));
-        Instant now = Instant.now();
+        Instant now = Instant.EPOCH; // a dry run: the decomposition's shape does not depend on the time
         AggregateWrites.create(engine, engine.decompose(engine.hydrate(in, placeholders), Map.of(), 1, now, now));
         return refs;
     }

@@ -2,10 +2,12 @@ package dev.cairn.platform;
 
 import dev.cairn.store.JobSettings;
 import dev.cairn.store.StoreSettings;
+import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 
@@ -21,6 +23,17 @@ public class StoreSettingsProducer {
                 config.batch().maxAttempts(), config.batch().baseDelay(), new StoreSettings.Retries(retries.busyAttempts(),
                 retries.busyPause(), retries.readAttempts(), retries.backoff(), retries.maxBackoff()),
                 config.cursor().previousSecrets().orElse(List.of()));
+    }
+
+    /**
+     * The clock of every expiry check, write condition and timestamp: the system's, unless a bean replaces it (the
+     * tests' movable clock does).
+     */
+    @Produces
+    @Singleton
+    @DefaultBean
+    Clock clock() {
+        return Clock.systemUTC();
     }
 
     /** This process's lease owner id is new at every start: a restarted pod never mistakes a dead run for its own. */

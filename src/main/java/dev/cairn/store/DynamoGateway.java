@@ -61,11 +61,27 @@ public class DynamoGateway {
 
     private final DynamoDbAsyncClient client;
     private final StoreMetrics metrics;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
+    /** On the system's clock (what every call outside the container uses). */
     public DynamoGateway(DynamoDbAsyncClient client, StoreMetrics metrics) {
+        this(client, metrics, Clock.systemUTC());
+    }
+
+    /**
+     * On the container's {@link Clock}: the one "now" of every expiry check, write condition and timestamp, so a test
+     * can move it and see an item lapse without waiting.
+     */
+    @jakarta.inject.Inject
+    public DynamoGateway(DynamoDbAsyncClient client, StoreMetrics metrics, Clock clock) {
         this.client = client;
         this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** The clock every "now" of the store is read from. */
+    public Clock clock() {
+        return clock;
     }
 
     public Uni<GetItemResponse> getItem(GetItemRequest request) {

@@ -66,7 +66,7 @@ public class EntityStore {
         this.gateway = gateway;
         this.settings = settings;
         this.cursors = new CursorCodec(settings.cursorSecret(), settings.previousCursorSecrets());
-        this.clock = Clock.systemUTC();
+        this.clock = gateway.clock();
     }
 
     public StoreSettings settings() {
