@@ -233,12 +233,16 @@ public class DeclaredAggregates {
     public Uni<Versioned> create(DeclaredAggregate aggregate, String body) {
         Map<String, Object> in = DocJson.valid(aggregate.inputFields(), DocJson.object(body, false), false);
         requireWritable(aggregate, in);
-        return create(aggregate, in);
+        return createValid(aggregate, in);
     }
 
-    /** A create from an input's plain values (a body's, or a demo input's). */
+    /** A create from an input's plain values (a demo input's). */
     public Uni<Versioned> create(DeclaredAggregate aggregate, Map<String, Object> input) {
-        Map<String, Object> in = DocJson.valid(aggregate.inputFields(), input, false);
+        return createValid(aggregate, DocJson.valid(aggregate.inputFields(), input, false));
+    }
+
+    /** A create of an input validated once (a second pass over a large input would be work for nothing). */
+    private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> in) {
         Aggregate engine = aggregate.aggregate();
         String id = (String) in.get(engine.idField());
         List<RefUse> refs = checked(engine, in);
