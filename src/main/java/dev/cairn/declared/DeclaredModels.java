@@ -147,6 +147,9 @@ public class DeclaredModels implements AccessPatterns {
                             "GET " + index.list().path() + query, table,
                             entity.indexQuery(index, indexed, Http.DEFAULT_LIMIT, index.list().newestFirst())));
                 }
+                if (model.softDelete()) {
+                    softDeletePatterns(model, entity, example, table, out);
+                }
                 if (model.ttl() != null) {
                     for (int i = first; i < out.size(); i++) {
                         out.set(i, out.get(i).hidingExpired());
@@ -164,6 +167,29 @@ public class DeclaredModels implements AccessPatterns {
         }
         out.addAll(AggregatePatterns.of(plan, table));
         return out;
+    }
+
+    /**
+     * A soft-deleted entity's tombstones (see DeclaredSoftDeletes): the deleted listing (1 Query of the listing index),
+     * and the tombstone by key, which the delete writes and the restore and the purge read — with what each costs.
+     */
+    private static void softDeletePatterns(EntityModel model, DeclaredEntity entity, List<String> example, String table,
+                                           List<AccessPattern> out) {
+        String words = ModelReader.words(model.name());
+        String scope = example.size() < 2 ? null : String.join("#", example.subList(0, example.size() - 1));
+        out.add(AccessPattern.query("The deleted " + words + "s, newest deleted first (1 Query of "
+                        + dev.cairn.core.entity.Tombstones.LISTING.indexName() + ")", "GET " + model.deletedPath(), table,
+                dev.cairn.core.query.QuerySpec.on(dev.cairn.core.entity.Tombstones.LISTING,
+                        dev.cairn.core.entity.Tombstones.listing(model.name(), scope)).descending()
+                        .limit(Http.DEFAULT_LIMIT).build()));
+        out.add(AccessPattern.getItem("A deleted " + words + "'s tombstone, in a partition no live read reaches: a delete "
+                        + "reads the item (1 GetItem) and moves it here in ONE TransactWriteItems (1 Delete, 1 Put, +1 per "
+                        + "unique value); a restore reads it (1 GetItem, +1 BatchGetItem of its refs) and moves it back in "
+                        + "ONE TransactWriteItems (1 Put, 1 Delete, +1 per ref and unique value); a purge reads it "
+                        + "(1 GetItem, +1 Query per kind of dependent) and deletes it (1 DeleteItem, or a transaction "
+                        + "with the unique values it kept)",
+                "DELETE " + model.path() + ", POST " + model.restorePath() + ", DELETE " + model.purgePath(), table,
+                dev.cairn.core.entity.Tombstones.keyOf(entity.key(example))));
     }
 
     /** The Query that reads the entity with its first children: ascending from it, or descending for newest first. */
@@ -246,6 +272,10 @@ public class DeclaredModels implements AccessPatterns {
         if (partitionKey.startsWith(dev.cairn.core.model.UniqueModel.PREFIX)) {
             // a sentinel names a value and its scope, and holds its owner's key: no tenant's alone
             return java.util.Optional.of(UNNAMED_TENANT);
+        }
+        if (partitionKey.startsWith(dev.cairn.core.entity.Tombstones.PREFIX)) {
+            // a tombstone's partition is its item's, prefixed: it belongs to the item's tenant
+            return tenantOf(partitionKey.substring(dev.cairn.core.entity.Tombstones.PREFIX.length()));
         }
         for (KeyTemplate template : tenantPartitions) {
             if (template.matches(partitionKey)) {

@@ -254,6 +254,81 @@ public final class DeclaredOpenApi {
         });
         entity.indexes().stream().filter(index -> index.list() != null)
                 .forEach(index -> addNaturalList(openAPI, domain, entity, index));
+        if (entity.softDelete()) {
+            addSoftDelete(openAPI, domain, entity);
+        }
+    }
+
+    /**
+     * A soft-deleted entity: its delete keeps a tombstone, {@code GET <collection>/deleted} lists them, {@code POST
+     * <item>/restore} brings one back and {@code DELETE <collection>/deleted/{id}} purges it.
+     */
+    private static void addSoftDelete(OpenAPI openAPI, DomainModel domain, EntityModel entity) {
+        String what = dev.cairn.core.model.ModelReader.words(entity.name());
+        PathItem item = pathItem(openAPI, entity.routeOf(entity.operation(Op.DELETE)));
+        item.getDELETE().description("Soft delete: the " + what + " leaves every read, listing and index at once and is "
+                + "kept, with who deleted it and when, under " + entity.deletedPath() + " until it is restored or "
+                + "purged. Refused (409) while an earlier deleted " + what + " of the same id waits there.");
+        String deleted = "Deleted" + entity.name();
+        var schemas = openAPI.getComponents();
+        schemas.addSchema(deleted, OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description("A deleted " + what + ": the item as it was, who deleted it and when")
+                .addProperty("item", ref(entity.name()))
+                .addProperty("deletedAt", ref(INSTANT))
+                .addProperty("deletedBy", string().description("The subject of the caller who deleted it"))
+                .required(List.of("item", "deletedAt", "deletedBy")));
+        addPage(openAPI, deleted);
+
+        Operation list = OASFactory.createOperation().operationId(entity.deletedOperationId())
+                .summary("The deleted " + what + "s" + (entity.parent() == null ? "" : " of one " + ModelReader.words(
+                        entity.parent().entity() == null ? entity.parent().field() : entity.parent().entity()))
+                        + ", newest deleted first")
+                .tags(List.of(domain.name()));
+        pathParameters(list, entity.deletedPath());
+        list.addParameter(query("cursor")).addParameter(query("limit"));
+        list.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", deleted + "Page")));
+        if (entity.parent() != null && scopedBy(entity, entity.parent().field())) {
+            list.getResponses().addAPIResponse("404", OASFactory.createAPIResponse()
+                    .description("Not in the caller's scope, as if absent"));
+        }
+        sortParameters(list);
+        pathItem(openAPI, entity.deletedPath()).setGET(list);
+
+        Operation restore = OASFactory.createOperation().operationId(entity.restoreOperationId())
+                .summary("Restore a deleted " + what).tags(List.of(domain.name()))
+                .description("Brings the " + what + " back as it was (same id, its index keys back, a new version), its "
+                        + "copies taken fresh from their sources, in one transaction; on any refusal nothing changes.");
+        pathParameters(restore, entity.restorePath());
+        restore.addExtension(dev.cairn.platform.OpenApiDocs.ACTION, Boolean.TRUE);
+        restore.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("The " + what + ", restored", entity.name()))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No deleted " + what + " of this id "
+                        + "(or not the caller's to see)"))
+                .addAPIResponse("409", OASFactory.createAPIResponse().description("Conflict: the id was taken meanwhile "
+                        + "by a new " + what + " (`current` shows it to a caller who may read it, `ETag` its version)"
+                        + (entity.unique().isEmpty() ? "" : "; or a unique value it held was taken meanwhile (code "
+                        + "UniqueViolation: `constraint` and `fields` name it, never the item that holds it)"))
+                        .addHeader("ETag", OASFactory.createHeader().description("The version of the item `current` "
+                                + "shows; absent when `current` is absent").required(false)
+                                .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING))))
+                .addAPIResponse("422", OASFactory.createAPIResponse().description("A reference it holds names nothing "
+                        + "now (code RefNotFound, naming the field)")));
+        numberIdentity(restore, entity, entity.restorePath());
+        sortParameters(restore);
+        pathItem(openAPI, entity.restorePath()).setPOST(restore);
+
+        Operation purge = OASFactory.createOperation().operationId(entity.purgeOperationId())
+                .summary("Purge a deleted " + what + " for good").tags(List.of(domain.name()))
+                .description("Removes the deleted " + what + " and the unique values it kept; irreversible. Refused "
+                        + "while anything still refers to it, as a delete of a live one is.");
+        pathParameters(purge, entity.purgePath());
+        purge.responses(OASFactory.createAPIResponses().addAPIResponse("204",
+                        OASFactory.createAPIResponse().description("No Content"))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No deleted " + what + " of this id"))
+                .addAPIResponse("409", OASFactory.createAPIResponse().description("Still referenced (code "
+                        + "StillReferenced), or restored or deleted again meanwhile")));
+        numberIdentity(purge, entity, entity.purgePath());
+        sortParameters(purge);
+        pathItem(openAPI, entity.purgePath()).setDELETE(purge);
     }
 
     /**

@@ -60,6 +60,7 @@ public class DeclaredResource {
     @Inject DeclaredModels models;
     @Inject DeclaredService service;
     @Inject AggregateRoutes aggregates;
+    @Inject DeclaredSoftDeletes softDeletes;
 
     @POST
     @Path("{path: .+}")
@@ -71,6 +72,11 @@ public class DeclaredResource {
             return aggregates.post(match, uri, body);
         }
         var entity = match.route().entity();
+        if (match.route().action() == Action.RESTORE) {
+            return softDeletes.restore(entity, address(match), idParameter(match))
+                    .map(stored -> Responses.ok(stored, (Object) service.view(entity, stored)))
+                    .onFailure().transform(e -> withCurrent(entity, e));
+        }
         return service.create(entity, address(match), body).map(stored -> match.route().atOwner()
                 ? Responses.created(itemUri(uri, entity, stored.value()), stored, (Object) service.view(entity, stored))
                 : Responses.created(uri, stored.value().text(entity.model().idField()), stored, (Object) service.view(entity, stored)))
@@ -102,6 +108,7 @@ public class DeclaredResource {
                     route.list().newestFirst(), Http.limit(limit), cursor).map(RestResponse::ok);
             case LIST_NATURAL -> service.listNatural(entity, route.natural(), byName(match), uri.getQueryParameters()::getFirst,
                     route.list().newestFirst(), Http.limit(limit), cursor).map(RestResponse::ok);
+            case LIST_DELETED -> softDeletes.list(entity, ids, Http.limit(limit), cursor).map(RestResponse::ok);
             case VIEW -> service.view(route.view(), ids.get(0), Http.limit(limit))
                     .map(view -> Responses.ok(view.root(), (Object) view.body()));
             default -> throw new IllegalStateException(route.action() + " is not a GET");
@@ -154,6 +161,10 @@ public class DeclaredResource {
         Match match = match("DELETE", uri, context);
         if (match.route().aggregate() != null) {
             return aggregates.delete(match, ifMatch);
+        }
+        if (match.route().action() == Action.PURGE) {
+            return softDeletes.purge(match.route().entity(), address(match), idParameter(match))
+                    .map(purged -> Responses.noContent());
         }
         return service.delete(match.route().entity(), address(match), idParameter(match), Http.ifMatch(ifMatch))
                 .<RestResponse<Void>>map(deleted -> Responses.noContent())
@@ -301,7 +312,7 @@ public class DeclaredResource {
      */
     private static dev.cairn.core.model.FieldModel wholeNumberIdentity(DeclaredRoutes.Route route, int i) {
         if (route.entity() == null || route.atOwner() || route.aggregate() != null || switch (route.action()) {
-            case CREATE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION -> false;
+            case CREATE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, RESTORE, PURGE -> false;
             default -> true;
         }) {
             return null;

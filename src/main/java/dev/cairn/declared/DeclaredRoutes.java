@@ -25,6 +25,8 @@ public final class DeclaredRoutes {
     /** What a route does. */
     public enum Action {
         CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, LIST_NATURAL, VIEW,
+        /** A soft-deleted entity's deleted listing, restore and purge. */
+        LIST_DELETED, RESTORE, PURGE,
         /** Where whole copies of an entity live (its ref index). */
         REFERENCES,
         /** An aggregate's operations, lists of roots and lists of members found through a ref index. */
@@ -77,6 +79,15 @@ public final class DeclaredRoutes {
 
     public DeclaredRoutes(DomainPlan plan) {
         var out = new ArrayList<Route>();
+        for (DeclaredEntity entity : plan.entities()) {
+            EntityModel model = entity.model();
+            if (model.softDelete()) {
+                // first: their literal segments ('deleted') win over the item path's id parameter
+                out.add(route("GET", model.deletedPath(), Action.LIST_DELETED, entity, null, null, false));
+                out.add(route("DELETE", model.purgePath(), Action.PURGE, entity, null, null, false));
+                out.add(route("POST", model.restorePath(), Action.RESTORE, entity, null, null, false));
+            }
+        }
         for (DeclaredEntity entity : plan.entities()) {
             EntityModel model = entity.model();
             for (var operation : model.operations().values()) {
@@ -175,12 +186,13 @@ public final class DeclaredRoutes {
             case PATCH -> "patch";
             case DELETE -> "delete";
             case LIST_PARTITION, LIST_INDEX, LIST_NATURAL -> "list";
+            case LIST_DELETED -> "deleted";
+            case RESTORE -> "restore";
+            case PURGE -> "purge";
             default -> throw new IllegalStateException(route.action() + " is no entity's route");
         };
         Role declared = declaredRole(model.access(), word);
-        Role role = declared != null ? declared
-                : "get".equals(word) || "list".equals(word) ? Role.READER
-                : "delete".equals(word) && plan.cascade(model.name()) != null ? Role.ADMIN : Role.WRITER;
+        Role role = declared != null ? declared : defaultRole(plan, model, word);
         String user = model.access().privateTo();
         if (route.action() == Action.VIEW && route.view().include().values().stream()
                 .anyMatch(member -> plan.entity(member).model().access().privateTo() != null)) {
@@ -202,6 +214,23 @@ public final class DeclaredRoutes {
                     tenantAccess.tenant(), at, owner);
         }
         return tenantAccess(plan, route, role);
+    }
+
+    /**
+     * The role of an entity's route when its entity declares none: reads a reader, writes a writer, the delete of an
+     * entity others copy from an admin; the deleted listing as the entity's lists, a restore as its delete, and a
+     * purge (irreversible) an admin.
+     */
+    private static Role defaultRole(DomainPlan plan, EntityModel model, String word) {
+        return switch (word) {
+            case "get", "list" -> Role.READER;
+            case "deleted" -> java.util.Objects.requireNonNullElse(declaredRole(model.access(), "list"), Role.READER);
+            case "restore" -> java.util.Objects.requireNonNullElse(declaredRole(model.access(), "delete"),
+                    defaultRole(plan, model, "delete"));
+            case "purge" -> Role.ADMIN;
+            case "delete" -> plan.cascade(model.name()) != null ? Role.ADMIN : Role.WRITER;
+            default -> Role.WRITER;
+        };
     }
 
     /**

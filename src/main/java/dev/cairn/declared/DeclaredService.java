@@ -73,6 +73,7 @@ public class DeclaredService {
     @Inject DeclaredModels models;
     @Inject DeclaredShards shards;
     @Inject DeclaredEmbeds embeds;
+    @Inject DeclaredSoftDeletes softDeletes;
 
     /** A changed entity: the stored document, and the cascade's answer when it has copies. */
     public record Changed(DeclaredEntity entity, Stored<Doc> stored, Patched<Doc> cascaded) {
@@ -113,6 +114,11 @@ public class DeclaredService {
         }
         if (model.generatedId() && model.parentShards() == null) {
             values.put(model.idField(), ids.next());
+        }
+        if (model.softDelete() && DeclaredSoftDeletes.DELETED.equals(values.get(model.idField()))) {
+            // GET <collection>/deleted is the deleted listing: an item of that id could never be read at its path
+            throw dev.cairn.platform.Http.invalid(model.idField(), "cannot be '" + DeclaredSoftDeletes.DELETED
+                    + "': " + model.deletedPath() + " lists the deleted items");
         }
         if (model.idField().equals(model.access().tenant())) {
             // A new tenant outside the caller's scope: refused whether or not it exists, so nothing leaks.
@@ -181,7 +187,7 @@ public class DeclaredService {
     }
 
     /** A change of an existing item: by the user it is ({@code self}), or under its owner by that owner only. */
-    private static void actOn(DeclaredEntity entity, Address address, String parameter) {
+    static void actOn(DeclaredEntity entity, Address address, String parameter) {
         EntityModel model = entity.model();
         if (model.self()) {
             Caller.current().requireSelf(parameter, address.id());
@@ -192,7 +198,7 @@ public class DeclaredService {
     }
 
     /** "post p1", or under an owner "post p1 of user alice": what a 404 names. */
-    private String what(DeclaredEntity entity, Address address) {
+    String what(DeclaredEntity entity, Address address) {
         String what = entity.describe(address.identity());
         if (address.owner() == null) {
             return what;
@@ -202,7 +208,7 @@ public class DeclaredService {
     }
 
     /** Under an owner, only the owner's items are seen: any other is as absent as a missing one. */
-    private static java.util.function.Predicate<Doc> visibleAt(DeclaredEntity entity, Address address) {
+    static java.util.function.Predicate<Doc> visibleAt(DeclaredEntity entity, Address address) {
         if (address.owner() == null) {
             return doc -> true;
         }
@@ -336,7 +342,7 @@ public class DeclaredService {
     }
 
     /** A ref in a body names nothing (or something being deleted): 422, naming the field, the id and the entity. */
-    private CairnException refNotFound(RefModel ref, String id) {
+    CairnException refNotFound(RefModel ref, String id) {
         return new CairnException(new CairnError.RefNotFound(target(ref).describe(List.of(id)) + " referenced by "
                 + ref.field() + " does not exist", ref.field(), id, ref.entity(),
                 List.of(Map.of("field", ref.field(), "refEntity", ref.entity(), "refId", id))));
@@ -346,7 +352,7 @@ public class DeclaredService {
      * The referenced entity exists (and has not expired) and is not being deleted, checked in the write's own
      * transaction.
      */
-    private WriteAction existenceCheck(RefModel ref, Doc doc, Instant now) {
+    WriteAction existenceCheck(RefModel ref, Doc doc, Instant now) {
         DeclaredEntity target = target(ref);
         String id = doc.text(ref.field());
         return WriteAction.check(target.describe(List.of(id)), target.key(List.of(id)),
@@ -354,7 +360,7 @@ public class DeclaredService {
                 .and(DeleteMark.absentOrExpired(now));
     }
 
-    private DeclaredEntity target(RefModel ref) {
+    DeclaredEntity target(RefModel ref) {
         return models.plan().entity(ref.entity());
     }
 
@@ -379,7 +385,7 @@ public class DeclaredService {
         }
     }
 
-    private static Map<String, Object> ordered(EntityModel model, Map<String, Object> values) {
+    static Map<String, Object> ordered(EntityModel model, Map<String, Object> values) {
         var out = new LinkedHashMap<String, Object>();
         model.fields().forEach(f -> {
             if (values.get(f.name()) != null) {
@@ -591,6 +597,9 @@ public class DeclaredService {
      */
     public Uni<Void> delete(DeclaredEntity entity, Address address, String parameter, Long ifMatch) {
         actOn(entity, address, parameter);
+        if (entity.model().softDelete()) {
+            return softDeletes.delete(entity, address, ifMatch);
+        }
         if (address.owner() != null) {
             // Under an owner: read to see whose it is (an owner never changes), then delete as anywhere else.
             return get(entity, address).chain(stored -> delete(entity, address.identity(), ifMatch, what(entity, address)));

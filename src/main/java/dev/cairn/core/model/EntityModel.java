@@ -27,13 +27,26 @@ import java.util.Optional;
  * declared unique values, each kept by a sentinel item written in the item's own transaction.
  * {@code ttl} names its expiry field (an instant, stored as the table's TTL attribute in epoch seconds): past it, the
  * item is gone from every read and a write meets it as missing (null: it never expires).
+ * {@code softDelete}: a delete moves the item to a tombstone (listed, restored, purged) instead of removing it.
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
                           List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
-                          int line, CopiesModel copies, List<UniqueModel> unique, String ttl) {
+                          int line, CopiesModel copies, List<UniqueModel> unique, String ttl, boolean softDelete) {
+
+    /** An entity that is deleted for good (no {@code softDelete}). */
+    public EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
+                       List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
+                       List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
+                       String inputSchema, String inputDescription, boolean self, Owner owner,
+                       List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
+                       int line, CopiesModel copies, List<UniqueModel> unique, String ttl) {
+        this(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, keyedIndexes, operations, list, describe,
+                inputSchema, inputDescription, self, owner, timestamps, indexes, access, parentShards, line, copies, unique,
+                ttl, false);
+    }
 
     /** An entity with no unique values declared and no expiry field. */
     public EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
@@ -185,7 +198,37 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
     public EntityModel withKeyedIndexes(List<IndexModel> replaced) {
         return new EntityModel(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, List.copyOf(replaced),
                 operations, list, describe, inputSchema, inputDescription, self, owner, timestamps, indexes, access,
-                parentShards, line, copies, unique, ttl);
+                parentShards, line, copies, unique, ttl, softDelete);
+    }
+
+    /**
+     * A soft-deleted entity's routes, beside its collection: {@code GET <collection>/deleted} (the deleted listing),
+     * {@code POST <item>/restore} and {@code DELETE <collection>/deleted/{id}} (the purge). The collection is the item
+     * path without its id.
+     */
+    public String deletedPath() {
+        return path.substring(0, path.lastIndexOf('/')) + "/deleted";
+    }
+
+    public String restorePath() {
+        return path + "/restore";
+    }
+
+    public String purgePath() {
+        return deletedPath() + path.substring(path.lastIndexOf('/'));
+    }
+
+    /** The soft delete's operation ids: {@code listDeletedBooks}, {@code restoreBook}, {@code purgeBook}. */
+    public String deletedOperationId() {
+        return "listDeleted" + name + "s";
+    }
+
+    public String restoreOperationId() {
+        return "restore" + name;
+    }
+
+    public String purgeOperationId() {
+        return "purge" + name;
     }
 
     /** The ref that names who acts: the owner's, or one declared {@code actor}. */

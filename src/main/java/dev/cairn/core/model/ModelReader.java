@@ -127,7 +127,7 @@ public final class ModelReader extends YamlReader {
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
                 "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input",
-                "roles", "tenant", "author", "private", "copies", "unique", "ttl"))));
+                "roles", "tenant", "author", "private", "copies", "unique", "ttl", "softDelete"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> {
@@ -432,7 +432,8 @@ public final class ModelReader extends YamlReader {
         String describe = optional(map, "describe", name.toLowerCase(Locale.ROOT) + " {" + own + "}");
         String[] input = input(map.get("input"));
         var indexes = naturalIndexes(map.get("indexes"), fields, timestamps, name, keyed);
-        var access = access(at, map, identity);
+        boolean softDelete = bool(map, "softDelete");
+        var access = access(at, map, identity, softDelete);
         if (map.containsKey("author")) {
             String author = text(map.get("author"));
             var field = fields.stream().filter(f -> f.name().equals(author)).findFirst();
@@ -466,9 +467,12 @@ public final class ModelReader extends YamlReader {
             throw fail(map.get("ttl"), "an entity with unique values cannot expire yet: DynamoDB's TTL would delete the "
                     + "item and leave its sentinels holding its values");
         }
+        if (softDelete) {
+            softDeletable(map, operations.keySet(), ttl, refs, parentShards, path);
+        }
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
                 list, describe, input[0], input[1], self, owner, timestamps, indexes, access, parentShards, at.line(),
-                copies, unique, ttl);
+                copies, unique, ttl, softDelete);
     }
 
     /** Kinds a unique value can be made of: one scalar each (an object or a list has no one value to compare). */
@@ -658,6 +662,41 @@ public final class ModelReader extends YamlReader {
      * tenant, a workspace: one of the item's identity fields, so every route under it names it in its path).
      */
     private EntityModel.Access access(At at, Map<String, At> map, List<String> identity) {
+        return access(at, map, identity, false);
+    }
+
+    /**
+     * {@code softDelete: true}: a delete keeps the item as a tombstone (see DeclaredSoftDeletes). Refused where the
+     * tombstone could not be kept or brought back as it was: an item that expires (DynamoDB's TTL removes it without a
+     * transaction, and a restored item past its expiry would be gone at once), one that embeds whole copies (its
+     * copies are kept by the aggregates' writes, which a restore does not run), a child of a write-sharded parent (its
+     * deleted listing would have to fan out too: not yet), and an entity that serves no delete.
+     */
+    private void softDeletable(Map<String, At> map, Set<Op> operations, String ttl, List<RefModel> refs,
+                               String parentShards, String path) {
+        At at = map.get("softDelete");
+        if (!operations.contains(Op.DELETE)) {
+            throw fail(at, "soft delete changes what the delete does, and this entity serves no delete");
+        }
+        if (ttl != null) {
+            throw fail(at, "an entity that expires cannot be soft-deleted: DynamoDB's TTL removes the item without a "
+                    + "transaction, and a restored item past its expiry would be gone at once");
+        }
+        if (refs.stream().anyMatch(r -> r.embed() != null)) {
+            throw fail(at, "an entity that embeds whole copies cannot be soft-deleted yet: a restore could not keep "
+                    + "its copies current");
+        }
+        if (parentShards != null) {
+            throw fail(at, "a child of a write-sharded parent cannot be soft-deleted yet: its deleted listing would "
+                    + "have to read every write shard");
+        }
+        String last = path.substring(path.lastIndexOf('/') + 1);
+        if (!last.startsWith("{")) {
+            throw fail(at, "a soft-deleted entity's path ends with its id parameter, as " + path + " does not");
+        }
+    }
+
+    private EntityModel.Access access(At at, Map<String, At> map, List<String> identity, boolean softDelete) {
         String tenant = null;
         if (map.containsKey("tenant")) {
             tenant = text(map.get("tenant"));
@@ -674,7 +713,16 @@ public final class ModelReader extends YamlReader {
             }
             tenant = domainTenant;
         }
-        return new EntityModel.Access(roles(map), tenant);
+        var keys = new java.util.HashSet<>(ROLE_KEYS);
+        keys.addAll(SOFT_DELETE_ROLE_KEYS);
+        var roles = roles(map, keys);
+        for (String word : SOFT_DELETE_ROLE_KEYS) {
+            if (roles.containsKey(word) && !softDelete) {
+                throw fail(map.get("roles"), "'" + word + "' is a role of a soft-deleted entity's route: declare "
+                        + "'softDelete: true' first");
+            }
+        }
+        return new EntityModel.Access(roles, tenant);
     }
 
     /** The request body's schema name and description, when declared ({@code input: {schema, description}}). */
@@ -1255,6 +1303,11 @@ public final class ModelReader extends YamlReader {
                     .forEach(i -> routes.add(new String[]{shape.apply("GET", i.list().path()), e.name()}));
             e.indexes().stream().filter(i -> i.list() != null)
                     .forEach(i -> routes.add(new String[]{shape.apply("GET", i.list().path()), e.name()}));
+            if (e.softDelete()) {
+                routes.add(new String[]{shape.apply("GET", e.deletedPath()), e.name()});
+                routes.add(new String[]{shape.apply("POST", e.restorePath()), e.name()});
+                routes.add(new String[]{shape.apply("DELETE", e.purgePath()), e.name()});
+            }
         }
         views.forEach(v -> routes.add(new String[]{shape.apply("GET", v.path()), v.name()}));
         var names = new LinkedHashSet<String>();
@@ -1277,6 +1330,11 @@ public final class ModelReader extends YamlReader {
                     .forEach(i -> paths.add(new String[]{i.list().operationId(), i.list().path()}));
             e.indexes().stream().filter(i -> i.list() != null)
                     .forEach(i -> paths.add(new String[]{i.list().operationId(), i.list().path()}));
+            if (e.softDelete()) {
+                paths.add(new String[]{e.deletedOperationId(), e.deletedPath()});
+                paths.add(new String[]{e.restoreOperationId(), e.restorePath()});
+                paths.add(new String[]{e.purgeOperationId(), e.purgePath()});
+            }
             for (String[] idAndPath : paths) {
                 String before = ids.putIfAbsent(idAndPath[0], e.name());
                 if (before != null) {

@@ -24,6 +24,8 @@ import java.util.TreeSet;
 abstract class YamlReader {
 
     static final Set<String> ROLE_KEYS = Set.of("create", "get", "put", "patch", "delete", "list");
+    /** An entity's roles also name its soft delete's routes: the deleted listing, restore and purge. */
+    static final Set<String> SOFT_DELETE_ROLE_KEYS = Set.of("deleted", "restore", "purge");
     static final Set<String> ROLES = Set.of("reader", "writer", "admin");
 
     /** Entity keys kept for the entity features to come, so a file that uses one says so instead of "unknown". */
@@ -124,9 +126,14 @@ abstract class YamlReader {
 
     /** {@code roles}: an operation (or {@code list}) to the role it needs, reader, writer or admin. */
     Map<String, String> roles(Map<String, At> map) {
+        return roles(map, ROLE_KEYS);
+    }
+
+    /** As above, with the words {@code keys} allows. */
+    Map<String, String> roles(Map<String, At> map, Set<String> keys) {
         var roles = new LinkedHashMap<String, String>();
         if (map.containsKey("roles")) {
-            map(map.get("roles"), ROLE_KEYS).forEach((what, roleAt) -> {
+            map(map.get("roles"), keys).forEach((what, roleAt) -> {
                 String role = text(roleAt);
                 if (!ROLES.contains(role)) {
                     throw fail(roleAt, "a role is reader, writer or admin, not '" + role + "'");

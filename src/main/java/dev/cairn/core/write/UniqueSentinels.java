@@ -45,6 +45,54 @@ public final class UniqueSentinels {
         return out;
     }
 
+    /**
+     * A soft delete of the item at {@code live}, kept as a tombstone at {@code tombstone}: a value its constraint
+     * releases ({@code softDelete: release}) is given up; a value it keeps passes to the tombstone (it becomes the
+     * sentinel's owner), so no other item can take it, not even a new item under the same id.
+     */
+    public static List<WriteAction> softDeleted(String entity, List<UniqueModel> constraints, PrimaryKey live,
+                                                PrimaryKey tombstone, Map<String, Object> values, Instant now) {
+        var out = new ArrayList<WriteAction>();
+        for (UniqueModel constraint : constraints) {
+            constraint.sentinel(entity, values).ifPresent(key -> out.add(
+                    constraint.softDelete() == UniqueModel.SoftDelete.RELEASE ? release(entity, constraint, key, live)
+                            : take(entity, constraint, key, tombstone, now).guardedBy(WriteAction.Expectation.UNIQUE,
+                            freeOrOwn(live))));
+        }
+        return out;
+    }
+
+    /**
+     * A restore: every value taken again by the item at {@code live} — free, or held by its own tombstone (kept), or
+     * already its own (a restore run again); held by any other item it is a UniqueViolation.
+     */
+    public static List<WriteAction> restored(String entity, List<UniqueModel> constraints, PrimaryKey live,
+                                             PrimaryKey tombstone, Map<String, Object> values, Instant now) {
+        var out = new ArrayList<WriteAction>();
+        for (UniqueModel constraint : constraints) {
+            constraint.sentinel(entity, values).ifPresent(key -> out.add(take(entity, constraint, key, live, now)
+                    .guardedBy(WriteAction.Expectation.UNIQUE, freeOrOwn(live).or(ownedBy(tombstone)))));
+        }
+        return out;
+    }
+
+    /** A purge of the tombstone: the values it kept are given up (only where it still holds them). */
+    public static List<WriteAction> purged(String entity, List<UniqueModel> constraints, PrimaryKey tombstone,
+                                           Map<String, Object> values) {
+        var out = new ArrayList<WriteAction>();
+        for (UniqueModel constraint : constraints) {
+            if (constraint.softDelete() == UniqueModel.SoftDelete.KEEP) {
+                constraint.sentinel(entity, values).ifPresent(key -> out.add(WriteAction.deleteItem(key,
+                        WriteAction.Expectation.NONE, freeOrOwn(tombstone), label(entity, constraint))));
+            }
+        }
+        return out;
+    }
+
+    private static Condition ownedBy(PrimaryKey owner) {
+        return Condition.eq(OWNER_PK, AttributeValue.fromS(owner.pk())).and(Condition.eq(OWNER_SK, AttributeValue.fromS(owner.sk())));
+    }
+
     /** The sentinel is absent, or already this item's (a write run again after its answer was lost). */
     private static Condition freeOrOwn(PrimaryKey owner) {
         return Condition.attributeNotExists(TableSpec.PK).or(Condition.eq(OWNER_PK, AttributeValue.fromS(owner.pk()))
