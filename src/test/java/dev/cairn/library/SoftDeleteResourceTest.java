@@ -277,4 +277,33 @@ class SoftDeleteResourceTest {
         given().delete("/books/deleted/{b}", "never-" + k).then().statusCode(404).contentType("application/problem+json");
         given().queryParam("limit", 0).get("/books/deleted").then().statusCode(400).contentType("application/problem+json");
     }
+
+    @Test
+    void theRoutesAreInTheContractTheAccessPatternsAndTheConsole() {
+        String book = "sd-book7-" + k;
+        createBook(book, "Console").then().statusCode(201);
+        given().delete("/books/{b}", book).then().statusCode(204);
+        // the console (admins) shows the tombstone as a _Deleted item, counted by type
+        given().get("/console/api/type-counts").then().statusCode(200)
+                .body("counts._Deleted", org.hamcrest.Matchers.greaterThanOrEqualTo(1));
+
+        var patterns = given().get("/access-patterns").then().statusCode(200).extract().jsonPath();
+        Map<String, Object> listing = patterns.getMap("find { it.route == 'GET /books/deleted' }");
+        assertThat(listing).containsEntry("operation", "Query");
+        assertThat(String.valueOf(listing.get("request"))).contains("gsi1").contains("~DELETED#Book");
+        Map<String, Object> tombstone = patterns.getMap("find { it.route.contains('POST /books/{bookId}/restore') }");
+        assertThat(tombstone).containsEntry("operation", "GetItem");
+        assertThat((String) tombstone.get("name")).contains("ONE TransactWriteItems").contains("1 BatchGetItem");
+        assertThat(String.valueOf(tombstone.get("request"))).contains("~DELETED#BOOK#earthsea");
+
+        var doc = dev.cairn.platform.Management.management().queryParam("format", "json").get("/q/openapi").then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(doc.getString("paths.'/books/deleted'.get.responses.'200'.content.'application/json'.schema.$ref"))
+                .isEqualTo("#/components/schemas/DeletedBookPage");
+        assertThat(doc.getMap("paths.'/books/{bookId}/restore'.post.responses")).containsKeys("200", "404", "409", "422");
+        assertThat(doc.getString("paths.'/members/{memberId}/restore'.post.responses.'409'.description"))
+                .contains("UniqueViolation");
+        assertThat(doc.getMap("paths.'/books/deleted/{bookId}'.delete.responses")).containsKeys("204", "403", "404", "409");
+        assertThat(doc.getString("paths.'/books/{bookId}'.delete.description")).startsWith("Soft delete");
+    }
 }

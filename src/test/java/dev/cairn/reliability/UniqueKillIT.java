@@ -29,8 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Unique values survive a SIGKILL at any instant of their writes: the packaged app, behind a proxy that makes every
- * DynamoDB answer late, runs creates, e-mail changes by merge patch and by PUT, colliding creates and deletes (the
- * member's mark-then-delete) of members with unique e-mails at once, and is killed while they are in flight. Read
+ * DynamoDB answer late, runs creates, e-mail changes by merge patch and by PUT, colliding creates, soft deletes and
+ * restores (each one transaction, the e-mail released and taken again) of members with unique e-mails at once, and is killed while they are in flight. Read
  * straight from the table afterwards, every member holds the sentinel of its e-mail and every sentinel is held by a
  * member with that e-mail — no orphan that would lock a value out for ever, no member whose value another could take.
  * A fresh process then creates a member with every e-mail used: exactly the free ones are taken.
@@ -110,6 +110,13 @@ class UniqueKillIT {
                     .isEqualTo(201);
             used.add(email("a", i));
         }
+        // members deleted (softly: library.yaml) before the faults, to be restored amid them
+        for (int i = 0; i < MEMBERS / 4; i++) {
+            String id = "r" + i + "-" + k;
+            assertThat(send(first, "POST", "/members", "application/json", member(id, email("r", i)))).isEqualTo(201);
+            assertThat(send(first, "DELETE", "/members/" + id, null, null)).isEqualTo(204);
+            used.add(email("r", i));
+        }
 
         // Every DynamoDB answer late, so each write's steps (a transaction, a mark and a delete) are far apart in time.
         proxy.inject(FaultProxy.Fault.DELAY, 300);
@@ -122,12 +129,17 @@ class UniqueKillIT {
                 case 0 -> send(first, "PATCH", "/members/" + id, "application/merge-patch+json",
                         "{\"email\":\"" + email("b", n) + "\"}");
                 case 1 -> send(first, "PUT", "/members/" + id, "application/json", member(id, email("c", n)));
-                case 2 -> send(first, "DELETE", "/members/" + id, null, null);
+                case 2 -> send(first, "DELETE", "/members/" + id, null, null);   // a soft delete: one transaction
                 default -> send(first, "POST", "/members", "application/json", member("n" + n + "-" + k, email("d", n)));
             }, pool));
             // a create that collides with a value held now, or about to be released by the write above
             inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/members", "application/json",
                     member("x" + n + "-" + k, email("a", n))), pool));
+        }
+        for (int i = 0; i < MEMBERS / 4; i++) {
+            String id = "r" + i + "-" + k;
+            inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/members/" + id + "/restore",
+                    "application/json", null), pool));
         }
         // killed as the first write answers: the others are still at their steps (a delete needs three late answers)
         CompletableFuture.anyOf(inFlight.toArray(CompletableFuture[]::new)).join();
@@ -158,16 +170,22 @@ class UniqueKillIT {
     void assertOneToOne(String when) {
         Map<String, String> emails = new HashMap<>(); // member pk -> e-mail
         Map<String, String> holders = sentinels();    // e-mail -> holder's pk
+        Set<String> tombstones = new LinkedHashSet<>(); // member pks kept deleted
         for (var item : scan()) {
             String pk = item.get("pk").s();
             if (pk.startsWith("MEMBER#") && item.get("sk").s().equals("PROFILE") && pk.endsWith("-" + k)) {
                 emails.put(pk, item.get("email").s());
+            }
+            if (pk.startsWith("~DELETED#MEMBER#") && pk.endsWith("-" + k)) {
+                tombstones.add(pk.substring("~DELETED#".length()));
             }
         }
         emails.forEach((pk, email) -> assertThat(holders.get(email)).as("%s: the sentinel of %s's %s", when, pk, email)
                 .isEqualTo(pk));
         holders.forEach((email, pk) -> assertThat(emails.get(pk)).as("%s: the member holding %s", when, email)
                 .isEqualTo(email));
+        // a soft delete or a restore is one transaction: a member is live or deleted, never both
+        tombstones.forEach(pk -> assertThat(emails).as("%s: %s both live and deleted", when, pk).doesNotContainKey(pk));
     }
 
     Map<String, String> sentinels() {
