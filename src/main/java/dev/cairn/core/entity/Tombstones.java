@@ -79,7 +79,7 @@ public final class Tombstones {
     }
 
     /** Epoch milliseconds, zero-padded so the text sorts as the number does, then the id (unique in its listing). */
-    static String sortKey(Instant at, String id) {
+    public static String sortKey(Instant at, String id) {
         return String.format("%015d", at.toEpochMilli()) + "#" + id;
     }
 
