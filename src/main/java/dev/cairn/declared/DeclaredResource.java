@@ -72,14 +72,32 @@ public class DeclaredResource {
             return aggregates.post(match, uri, body);
         }
         var entity = match.route().entity();
-        if (match.route().action() == Action.RESTORE) {
-            return softDeletes.restore(entity, address(match), idParameter(match))
-                    .map(stored -> Responses.ok(stored, (Object) service.view(entity, stored)))
-                    .onFailure().transform(e -> withCurrent(entity, e));
-        }
         return service.create(entity, address(match), body).map(stored -> match.route().atOwner()
                 ? Responses.created(itemUri(uri, entity, stored.value()), stored, (Object) service.view(entity, stored))
                 : Responses.created(uri, stored.value().text(entity.model().idField()), stored, (Object) service.view(entity, stored)))
+                .onFailure().transform(e -> withCurrent(entity, e));
+    }
+
+    /**
+     * A restore ({@code POST <item>/restore}) takes no body, so no Content-Type either (this path is more specific than
+     * the create's, which needs JSON); a create posted to a collection that happens to end in {@code restore} is the
+     * create it is, its body JSON.
+     */
+    @POST
+    @Path("{path: .+}/restore")
+    @Operation(hidden = true)
+    public Uni<RestResponse<Object>> restore(@Context UriInfo uri, @Context RoutingContext context,
+                                             @Context HttpHeaders headers, String body) {
+        Match match = match("POST", uri, context);
+        if (match.route().action() != Action.RESTORE) {
+            if (headers.getMediaType() == null || !headers.getMediaType().isCompatible(MediaType.APPLICATION_JSON_TYPE)) {
+                throw new jakarta.ws.rs.NotSupportedException();
+            }
+            return post(uri, context, body);
+        }
+        var entity = match.route().entity();
+        return softDeletes.restore(entity, address(match), idParameter(match))
+                .map(stored -> Responses.ok(stored, (Object) service.view(entity, stored)))
                 .onFailure().transform(e -> withCurrent(entity, e));
     }
 
