@@ -124,6 +124,9 @@ public class DeclaredModels implements AccessPatterns {
                         out.add(plan.entity(include.entity()).model().ttl() != null ? pattern.hidingExpired() : pattern);
                     });
                 }
+                if (model.history() != null && model.serves(Op.GET)) {
+                    historyPatterns(model, entity, example, table, out);
+                }
                 if (model.list() != null) {
                     out.add(AccessPattern.query(label(model.list().label(), model.list().summary()), "GET " + model.list().path(),
                             table, entity.partitionQuery(example.get(0), Http.DEFAULT_LIMIT, model.list().newestFirst())));
@@ -190,6 +193,32 @@ public class DeclaredModels implements AccessPatterns {
                         + "with the unique values it kept)",
                 "DELETE " + model.path() + ", POST " + model.restorePath() + ", DELETE " + model.purgePath(), table,
                 dev.cairn.core.entity.Tombstones.keyOf(entity.key(example))));
+    }
+
+    /**
+     * An entity with history: what its versions' routes read, and what each of its writes costs more — the pattern's
+     * name says it, as a unique value's does.
+     */
+    private static void historyPatterns(EntityModel model, DeclaredEntity entity, List<String> example, String table,
+                                        List<AccessPattern> out) {
+        var history = model.history();
+        String words = ModelReader.words(model.name());
+        String item = model.routeOf(model.operation(Op.GET));
+        dev.cairn.core.key.PrimaryKey key = entity.key(example);
+        String writes = "every write of a " + words + " (create, PUT, PATCH, DELETE, a cascade's rewrite of a copy) is ONE "
+                + "TransactWriteItems: the write itself checked at the version read, +1 Put of that version's snapshot "
+                + "(none for a create)" + (history.keep() != null ? ", +1 Delete of the snapshot that falls out of the last "
+                + history.keep() : "") + "; a write that was one PutItem/UpdateItem/DeleteItem becomes a transaction, and a "
+                + "transaction's writes cost 2 WCU per KB each (a change of a 1 KB item: 2 + 2" + (history.keep() != null
+                ? " + 2" : "") + " WCU instead of 1)";
+        out.add(AccessPattern.getItem("A " + words + "'s current version: the first page of its versions starts with the "
+                + "live item, read beside the snapshots' Query", "GET " + item + "/versions", table, key));
+        var listing = AccessPattern.query("A " + words + "'s retained versions, newest first (it keeps "
+                + history.describe() + "): the snapshots under ~VERSION#<sk>#, in the item's partition, which no listing "
+                + "reads; " + writes, "GET " + item + "/versions", table, DeclaredService.versionsQuery(key, Http.DEFAULT_LIMIT));
+        out.add(history.retain() != null ? listing.hidingExpired() : listing);
+        out.add(AccessPattern.getItem("One retained version of a " + words + " (beside the live item's GetItem)",
+                "GET " + item + "/versions/{version}", table, dev.cairn.core.write.VersionSnapshots.key(key, 1)));
     }
 
     /** The Query that reads the entity with its first children: ascending from it, or descending for newest first. */

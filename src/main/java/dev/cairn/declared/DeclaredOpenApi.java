@@ -234,6 +234,9 @@ public final class DeclaredOpenApi {
             numberIdentity(operation, entity, path);
             sortParameters(operation);
         }
+        if (entity.history() != null && entity.serves(Op.GET)) {
+            addVersions(openAPI, domain, entity);
+        }
         if (entity.list() != null) {
             EntityModel parent = entity.parent() == null ? null : domain.entity(entity.parent().entity());
             // Read with its parent on the first page (see DeclaredService.listPartition): an unknown parent is a 404.
@@ -329,6 +332,59 @@ public final class DeclaredOpenApi {
         numberIdentity(purge, entity, entity.purgePath());
         sortParameters(purge);
         pathItem(openAPI, entity.purgePath()).setDELETE(purge);
+    }
+
+    /**
+     * An entity with history: its retained versions under its item path ({@code …/versions}, newest first, the current
+     * one first) and one of them ({@code …/versions/{version}}), each read by whoever may read the item.
+     */
+    private static void addVersions(OpenAPI openAPI, DomainModel domain, EntityModel entity) {
+        String name = entity.name() + "Version";
+        String words = dev.cairn.core.model.ModelReader.words(entity.name());
+        Schema nullableText = OASFactory.createSchema().anyOf(List.of(string(), OASFactory.createSchema().addType(SchemaType.NULL)));
+        openAPI.getComponents().addSchema(name, OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description("One retained version of " + article(entity.name()) + " " + words + " (it keeps "
+                        + entity.history().describe() + "): the item as it was, who wrote it and when")
+                .addProperty("version", OASFactory.createSchema().addType(SchemaType.INTEGER).format("int64")
+                        .minimum(BigDecimal.ONE).description("The version's number (its ETag while it was current)"))
+                .addProperty("current", OASFactory.createSchema().addType(SchemaType.BOOLEAN)
+                        .description("Whether this is the live item's version (the first of the list)"))
+                .addProperty("writtenBy", nullableText.description("The subject of the caller who wrote it (`anonymous` "
+                        + "with auth off; `cascade:<Entity>/<id>` for a cascade's rewrite of a copy; null for a version "
+                        + "written before the entity kept history)"))
+                .addProperty("writtenAt", ref(INSTANT))
+                .addProperty("deletedBy", string().description("On the last version of a deleted item: who deleted it"))
+                .addProperty("deletedAt", ref(INSTANT))
+                .addProperty("item", ref(entity.name()))
+                .required(List.of("version", "current", "writtenBy", "writtenAt", "item")));
+        addPage(openAPI, name);
+        OperationModel get = entity.operation(Op.GET);
+        String path = entity.routeOf(get) + "/" + dev.cairn.declared.DeclaredRoutes.VERSIONS_SEGMENT;
+        Operation list = OASFactory.createOperation().operationId("list" + entity.name() + "Versions")
+                .summary("The " + words + "'s retained versions, newest first, the current one first (kept: "
+                        + entity.history().describe() + "); a deleted " + words + "'s versions while retained")
+                .tags(List.of(domain.name()));
+        pathParameters(list, path);
+        list.addParameter(query("cursor")).addParameter(query("limit"));
+        list.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", name + "Page"))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No such " + words
+                        + " and no version of it retained")));
+        numberIdentity(list, entity, entity.routeOf(get));
+        sortParameters(list);
+        pathItem(openAPI, path).setGET(list);
+        String onePath = path + "/{" + dev.cairn.declared.DeclaredRoutes.VERSION_PARAMETER + "}";
+        Operation one = OASFactory.createOperation().operationId("get" + entity.name() + "Version")
+                .summary("One retained version of the " + words).tags(List.of(domain.name()));
+        pathParameters(one, onePath);
+        one.getParameters().stream().filter(p -> p.getName().equals(dev.cairn.declared.DeclaredRoutes.VERSION_PARAMETER))
+                .forEach(p -> p.schema(OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(BigDecimal.ONE)
+                        .maximum(INT_MAX)).description("The version's number"));
+        one.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", name))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No such " + words
+                        + ", or that version is not retained")));
+        numberIdentity(one, entity, entity.routeOf(get));
+        sortParameters(one);
+        pathItem(openAPI, onePath).setGET(one);
     }
 
     /**

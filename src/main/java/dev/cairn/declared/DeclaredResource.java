@@ -129,6 +129,14 @@ public class DeclaredResource {
             case LIST_DELETED -> softDeletes.list(entity, ids, Http.limit(limit), cursor).map(RestResponse::ok);
             case VIEW -> service.view(route.view(), ids.get(0), Http.limit(limit))
                     .map(view -> Responses.ok(view.root(), (Object) view.body()));
+            case VERSIONS -> service.versions(entity, address(match), Http.limit(limit), cursor).map(RestResponse::ok);
+            case VERSION -> {
+                // the last parameter is the version's number (a 400 when it is not one); the others name the item
+                long number = Http.wholeNumber(DeclaredRoutes.VERSION_PARAMETER, match.values().get(ids.size() - 1), 1,
+                        Integer.MAX_VALUE);
+                yield service.version(entity, Address.of(route, ids.subList(0, ids.size() - 1)), number)
+                        .map(version -> Responses.ok(version.root(), (Object) version.body()));
+            }
             default -> throw new IllegalStateException(route.action() + " is not a GET");
         };
     }
@@ -330,7 +338,7 @@ public class DeclaredResource {
      */
     private static dev.cairn.core.model.FieldModel wholeNumberIdentity(DeclaredRoutes.Route route, int i) {
         if (route.entity() == null || route.atOwner() || route.aggregate() != null || switch (route.action()) {
-            case CREATE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, RESTORE, PURGE -> false;
+            case CREATE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, RESTORE, PURGE, VERSIONS, VERSION -> false;
             default -> true;
         }) {
             return null;

@@ -9,6 +9,7 @@ import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.IndexModel;
 import dev.cairn.core.model.ListModel;
 import dev.cairn.core.model.NaturalIndexModel;
+import dev.cairn.core.model.OperationModel;
 import dev.cairn.core.model.ViewModel;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.auth.Caller.Role;
@@ -27,6 +28,8 @@ public final class DeclaredRoutes {
         CREATE, PUT_EDGE, GET, REPLACE, PATCH, DELETE, LIST_PARTITION, LIST_INDEX, LIST_NATURAL, VIEW,
         /** A soft-deleted entity's deleted listing, restore and purge. */
         LIST_DELETED, RESTORE, PURGE,
+        /** An item's retained versions ({@code history}), and one of them: read by whoever may read the item. */
+        VERSIONS, VERSION,
         /** Where whole copies of an entity live (its ref index). */
         REFERENCES,
         /** An aggregate's operations, lists of roots and lists of members found through a ref index. */
@@ -77,6 +80,10 @@ public final class DeclaredRoutes {
 
     private final List<Route> routes;
 
+    /** The segment under an item's path that lists its versions, and the parameter that names one. */
+    public static final String VERSIONS_SEGMENT = "versions";
+    public static final String VERSION_PARAMETER = "version";
+
     public DeclaredRoutes(DomainPlan plan) {
         var out = new ArrayList<Route>();
         for (DeclaredEntity entity : plan.entities()) {
@@ -117,6 +124,16 @@ public final class DeclaredRoutes {
                     out.add(new Route(listing.method(), listing.template(), listing.action(), entity, listing.list(), null,
                             false, listing.segments(), listing.parameters(), index, null, null));
                 }
+            }
+        }
+        for (DeclaredEntity entity : plan.entities()) {
+            // after every other route of the entity: a listing's literal segment wins over an item's versions
+            OperationModel get = entity.model().operation(dev.cairn.core.model.OperationModel.Op.GET);
+            if (entity.model().history() != null && get != null) {
+                String path = entity.model().routeOf(get);
+                out.add(route("GET", path + "/" + VERSIONS_SEGMENT, Action.VERSIONS, entity, null, null, get.atOwner()));
+                out.add(route("GET", path + "/" + VERSIONS_SEGMENT + "/{" + VERSION_PARAMETER + "}", Action.VERSION, entity,
+                        null, null, get.atOwner()));
             }
         }
         for (var domain : plan.domains()) {
@@ -181,7 +198,7 @@ public final class DeclaredRoutes {
         EntityModel model = route.entity().model();
         String word = switch (route.action()) {
             case CREATE -> "create";
-            case GET, VIEW -> "get";
+            case GET, VIEW, VERSIONS, VERSION -> "get";
             case PUT_EDGE, REPLACE -> "put";
             case PATCH -> "patch";
             case DELETE -> "delete";

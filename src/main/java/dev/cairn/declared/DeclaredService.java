@@ -5,6 +5,9 @@ import dev.cairn.core.CairnException;
 import dev.cairn.core.TimeOrderedIds;
 import dev.cairn.core.cascade.CascadeSpec;
 import dev.cairn.core.entity.DeleteMark;
+import dev.cairn.core.entity.EntitySpec;
+import dev.cairn.core.model.HistoryModel;
+import dev.cairn.core.write.VersionSnapshots;
 import dev.cairn.core.entity.Stored;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.model.DeclaredEntity;
@@ -134,10 +137,11 @@ public class DeclaredService {
         if (address.owner() != null) {
             model.actor().ifPresent(actor -> named.add(actor.field()));
         }
+        String writer = writer();
         if (model.parentShards() != null) {
-            return shardedInsert(entity, values, named);
+            return shardedInsert(entity, values, named, writer);
         }
-        return insert(entity, new Doc(ordered(model, values)), named, true)
+        return insert(entity, new Doc(ordered(model, values)), named, true, writer)
                 .invoke(stored -> rememberShards(entity, stored));
     }
 
@@ -146,14 +150,15 @@ public class DeclaredService {
      * gives the new id its shard, and the item is ONE conditional PutItem into it — no existence check on the parent's
      * partition, which would bring every write back to it (such a parent is never deleted).
      */
-    private Uni<Stored<Doc>> shardedInsert(DeclaredEntity entity, Map<String, Object> values, java.util.Set<String> named) {
+    private Uni<Stored<Doc>> shardedInsert(DeclaredEntity entity, Map<String, Object> values, java.util.Set<String> named,
+                                           String writer) {
         EntityModel model = entity.model();
         DeclaredEntity parent = models.plan().entity(model.parent().entity());
         String parentId = String.valueOf(values.get(model.parent().field()));
         return shards.count(parent, parentId).chain(count -> {
             var placed = new LinkedHashMap<>(values);
             placed.put(model.idField(), dev.cairn.core.key.ShardedIds.idFor(ids.next(), count));
-            return insert(entity, new Doc(ordered(model, placed)), named, false);
+            return insert(entity, new Doc(ordered(model, placed)), named, false, writer);
         });
     }
 
@@ -218,14 +223,15 @@ public class DeclaredService {
 
     /** Writes a new document with its refs checked (and their fields copied) in the same transaction. */
     public Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc) {
-        return insert(entity, doc, java.util.Set.of(), true);
+        return insert(entity, doc, java.util.Set.of(), true, writer());
     }
 
     /**
      * As above; {@code fromPath} names the fields whose values the request's path gave (a missing entity they name is
      * a 404), the others came in the body (a missing one is a 422 RefNotFound naming the field).
      */
-    private Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc, java.util.Set<String> fromPath, boolean checkParent) {
+    private Uni<Stored<Doc>> insert(DeclaredEntity entity, Doc doc, java.util.Set<String> fromPath, boolean checkParent,
+                                    String writer) {
         EntityModel model = entity.model();
         if (DeclaredEmbeds.embeds(model)) {
             return embeds.insert(entity, doc);   // whole copies: DeclaredEmbeds
@@ -236,29 +242,31 @@ public class DeclaredService {
         }
         refs.addAll(model.refs());
         if (refs.isEmpty()) {
-            if (model.unique().isEmpty()) {
+            if (model.unique().isEmpty() && model.history() == null) {
                 return store.create(entity.spec(), doc);
             }
             // its unique values' sentinels in the same transaction; a collision with another writer is run again
-            return entities.againOnCollision(Uni.createFrom().deferred(() -> {
+            return entities.againOnCollision(firstVersion(entity, doc).chain(first -> {
                 Instant now = store.now();
                 var actions = new ArrayList<WriteAction>();
-                actions.add(WriteAction.create(entity.spec(), doc, now));
+                actions.add(created(entity, doc, now, Map.of(), writer, first));
                 actions.addAll(sentinels(entity, null, doc, now));
-                return actions.size() == 1 ? store.create(entity.spec(), doc)
-                        : store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now));
+                return (actions.size() == 1 ? store.write(actions.get(0)) : store.transact(TransactionPlan.of(actions)))
+                        .replaceWith(stored(entity, doc, now, first));
             }));
         }
         boolean copies = refs.stream().anyMatch(r -> !r.copies().isEmpty());
         if (!copies) {
-            Instant now = store.now();
-            var actions = new ArrayList<WriteAction>();
-            refs.forEach(ref -> actions.add(existenceCheck(ref, doc, now)));
-            actions.add(WriteAction.create(entity.spec(), doc, now));
-            actions.addAll(sentinels(entity, null, doc, now));
             // A refused existence check names what is missing: a body's ref is the request's fault (422, naming the
             // field), the parent named by the path a 404.
-            return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now))
+            return firstVersion(entity, doc).chain(first -> {
+                        Instant now = store.now();
+                        var actions = new ArrayList<WriteAction>();
+                        refs.forEach(ref -> actions.add(existenceCheck(ref, doc, now)));
+                        actions.add(created(entity, doc, now, Map.of(), writer, first));
+                        actions.addAll(sentinels(entity, null, doc, now));
+                        return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, doc, now, first));
+                    })
                     .onFailure(e -> !model.edge() && CairnException.is(e, CairnError.NotFound.class)).transform(e -> {
                         for (RefModel ref : model.refs()) {
                             if (fromPath.contains(ref.field())) {
@@ -273,7 +281,7 @@ public class DeclaredService {
                     });
         }
         List<PrimaryKey> keys = refs.stream().map(ref -> target(ref).key(List.of(doc.text(ref.field())))).toList();
-        return entities.againOnCollision(store.batchGet(keys, true).chain(found -> {
+        return entities.againOnCollision(firstVersion(entity, doc).chain(first -> store.batchGet(keys, true).chain(found -> {
             Instant read = store.now();
             var values = new LinkedHashMap<>(doc.values());
             var versions = new LinkedHashMap<String, Long>();
@@ -299,10 +307,10 @@ public class DeclaredService {
             }
             Doc complete = new Doc(ordered(model, values));
             Instant now = store.now();
-            actions.add(WriteAction.create(entity.spec(), complete, now, entity.copyVersions(versions)));
+            actions.add(created(entity, complete, now, entity.copyVersions(versions), writer, first));
             actions.addAll(sentinels(entity, null, complete, now));
-            return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, complete, now));
-        }));
+            return store.transact(TransactionPlan.of(actions)).replaceWith(stored(entity, complete, now, first));
+        })));
     }
 
     /**
@@ -320,22 +328,30 @@ public class DeclaredService {
     }
 
     /**
-     * The write of a change at the version read: ONE UpdateItem, or — when it moves a unique value — ONE
-     * TransactWriteItems with the sentinels it gives up and takes.
+     * The write of a change at the version read: ONE UpdateItem, or — when it moves a unique value, or the entity keeps
+     * history — ONE TransactWriteItems with the sentinels it gives up and takes and the snapshot of the version read
+     * (and the delete of the snapshot that falls out of a {@code keep} window).
      */
-    private Uni<Stored<Doc>> rewrite(DeclaredEntity entity, Stored<Doc> current, Doc patched) {
-        if (entity.model().unique().isEmpty()) {
+    private Uni<Stored<Doc>> rewrite(DeclaredEntity entity, Map<String, AttributeValue> item, Stored<Doc> current,
+                                     Doc patched, String writer) {
+        HistoryModel history = entity.model().history();
+        if (entity.model().unique().isEmpty() && history == null) {
             return store.put(entity.spec(), patched, current.version());
         }
         return Uni.createFrom().deferred(() -> {
             Instant now = store.now();
             var moves = sentinels(entity, current.value(), patched, now);
-            if (moves.isEmpty()) {
+            if (moves.isEmpty() && history == null) {
                 return store.put(entity.spec(), patched, current.version());
             }
             var actions = new ArrayList<WriteAction>();
-            actions.add(WriteAction.put(entity.spec(), patched, Expectation.present(current.version()), now));
+            actions.add(WriteAction.put(entity.spec(), patched, Expectation.present(current.version()), now,
+                    history == null ? Map.of() : VersionSnapshots.writer(writer)));
             actions.addAll(moves);
+            if (history != null) {
+                // the version read, kept in the same transaction: if the item moved on meanwhile, nothing is stored
+                actions.addAll(VersionSnapshots.snapshot(history, entity.name(), item, now, null));
+            }
             return store.transact(TransactionPlan.of(actions)).replaceWith(
                     new Stored<>(patched, current.key(), current.version() + 1, current.createdAt(), now));
         });
@@ -364,8 +380,149 @@ public class DeclaredService {
         return models.plan().entity(ref.entity());
     }
 
-    private static Stored<Doc> stored(DeclaredEntity entity, Doc doc, Instant now) {
-        return new Stored<>(entity.spec().asStored(doc), entity.keyOf(doc), 1, now, now);
+    private static Stored<Doc> stored(DeclaredEntity entity, Doc doc, Instant now, long version) {
+        return new Stored<>(entity.spec().asStored(doc), entity.keyOf(doc), version, now, now);
+    }
+
+    // --- version history ------------------------------------------------------------------------------------------
+
+    /**
+     * Who writes now: the caller's subject ({@code anonymous} with auth off, where every caller is the unrestricted
+     * one), or {@code cairn} where no request is bound (the demo data loaded at startup). Taken when the request
+     * arrives, before any call.
+     */
+    static String writer() {
+        return Caller.bound().map(Caller::subject).orElse("cairn");
+    }
+
+    /**
+     * The put of a new item: for an entity with history, with its writer, and at {@code first} — a version after
+     * every one its id's earlier item left retained (a deleted item's versions stay, so the new one's continue them).
+     */
+    private static WriteAction created(DeclaredEntity entity, Doc doc, Instant now, Map<String, AttributeValue> extra,
+                                       String writer, long first) {
+        var all = new LinkedHashMap<>(extra);
+        if (entity.model().history() != null) {
+            all.putAll(VersionSnapshots.writer(writer));
+        }
+        WriteAction create = WriteAction.create(entity.spec(), doc, now, all);
+        if (first == 1) {
+            return create;
+        }
+        var item = new LinkedHashMap<>(create.item());
+        item.put(dev.cairn.core.TableSpec.VERSION, AttributeValue.fromN(Long.toString(first)));
+        return new WriteAction(create.kind(), create.key(), item, null, create.expectation(), create.extraCondition(),
+                create.label());
+    }
+
+    /**
+     * The version a new item starts at: 1, or — for an entity with history whose ids are given (a deleted item's id
+     * may come back) — one after the newest version retained for that id: 1 Query of at most one snapshot. A
+     * generated id is new, so it costs nothing.
+     */
+    private Uni<Long> firstVersion(DeclaredEntity entity, Doc doc) {
+        if (entity.model().history() == null || entity.model().generatedId()) {
+            return Uni.createFrom().item(1L);
+        }
+        PrimaryKey key = entity.keyOf(doc);
+        return store.page(versionsQuery(key, 1), null)
+                .map(page -> page.items().isEmpty() ? 1L : EntitySpec.versionOf(page.items().get(0)) + 1);
+    }
+
+    /**
+     * One page of the item's retained versions, newest first. The first page starts with the current version (the live
+     * item) when there is one: 1 GetItem and 1 Query of the snapshots, side by side; every later page is 1 Query. A
+     * deleted item's versions stay while they are retained (its last one marked with who deleted it and when), read by
+     * the same rules as the item was; with no item and no version it is a 404.
+     */
+    public Uni<Page<Map<String, Object>>> versions(DeclaredEntity entity, Address address, int limit, String cursor) {
+        String what = what(entity, address);
+        var visible = visibleAt(entity, address);
+        PrimaryKey key = entity.key(address.identity());
+        QuerySpec query = versionsQuery(key, limit);
+        if (cursor != null) {
+            return store.page(query, cursor).map(page -> page.map(item -> versionView(entity, item, visible, what)));
+        }
+        return Uni.combine().all().unis(store.getItem(key, true), store.page(query, null)).asTuple().map(both -> {
+            Map<String, AttributeValue> live = both.getItem1();
+            Page<Map<String, AttributeValue>> snapshots = both.getItem2();
+            if (live == null) {
+                if (snapshots.items().isEmpty()) {
+                    throw EntityService.notFound(what);
+                }
+                return snapshots.map(item -> versionView(entity, item, visible, what));
+            }
+            int room = limit - 1;
+            var items = new ArrayList<Map<String, AttributeValue>>();
+            items.add(live);
+            items.addAll(snapshots.items().subList(0, Math.min(room, snapshots.items().size())));
+            String next = null;
+            if (snapshots.items().size() > room || snapshots.next() != null) {
+                // the next page starts below the last version shown (the live one's own place, when only it fits)
+                PrimaryKey after = room == 0 ? VersionSnapshots.key(key, EntitySpec.versionOf(live))
+                        : PrimaryKey.from(snapshots.items().get(room - 1));
+                next = store.cursor(query, after.toAttributes());
+            }
+            return new Page<>(items.stream().map(item -> versionView(entity, item, visible, what)).toList(), next);
+        });
+    }
+
+    /**
+     * One retained version: the live item when it is that version, else its snapshot (2 GetItems side by side). Not
+     * retained (or never written) is a 404 naming the version. Its number is the answer's ETag (the version it shows).
+     */
+    public Uni<View> version(DeclaredEntity entity, Address address, long number) {
+        String what = what(entity, address);
+        var visible = visibleAt(entity, address);
+        PrimaryKey key = entity.key(address.identity());
+        return Uni.combine().all().unis(store.getItem(key, true), store.getItem(VersionSnapshots.key(key, number), true))
+                .asTuple().map(both -> {
+                    Map<String, AttributeValue> live = both.getItem1();
+                    if (live != null && !visible.test(entity.spec().fromItem(live).value())) {
+                        throw EntityService.notFound(what);
+                    }
+                    Map<String, AttributeValue> found = live != null && EntitySpec.versionOf(live) == number ? live
+                            : both.getItem2();
+                    if (found == null) {
+                        throw new CairnException(new CairnError.NotFound("version " + number + " of " + what
+                                + " is not retained"));
+                    }
+                    Map<String, AttributeValue> item = VersionSnapshots.isSnapshot(found) ? VersionSnapshots.itemOf(found) : found;
+                    return new View(entity.spec().fromItem(item), versionView(entity, found, visible, what));
+                });
+    }
+
+    /**
+     * A version as the API shows it: its number, whether it is the current one, who wrote it and when (null for a
+     * version written before the entity kept history), who deleted the item and when (its last version, once
+     * deleted), and the item as its GET answered it then. A version the caller may not see is as absent as the item.
+     */
+    private Map<String, Object> versionView(DeclaredEntity entity, Map<String, AttributeValue> raw,
+                                            java.util.function.Predicate<Doc> visible, String what) {
+        boolean snapshot = VersionSnapshots.isSnapshot(raw);
+        Map<String, AttributeValue> item = snapshot ? VersionSnapshots.itemOf(raw) : raw;
+        Stored<Doc> stored = entity.spec().fromItem(item);
+        if (!visible.test(stored.value())) {
+            throw EntityService.notFound(what);
+        }
+        var out = new LinkedHashMap<String, Object>();
+        out.put("version", stored.version());
+        out.put("current", !snapshot);
+        AttributeValue by = item.get(VersionSnapshots.WRITER);
+        out.put("writtenBy", by == null ? null : by.s());
+        out.put("writtenAt", stored.updatedAt().toString());
+        if (raw.containsKey(VersionSnapshots.DELETED_BY)) {
+            out.put("deletedBy", raw.get(VersionSnapshots.DELETED_BY).s());
+            out.put("deletedAt", raw.get(VersionSnapshots.DELETED_AT).s());
+        }
+        out.put("item", view(entity, stored));
+        return out;
+    }
+
+    /** The item's snapshots, newest first: 1 strongly consistent Query of their prefix. */
+    static QuerySpec versionsQuery(PrimaryKey item, int limit) {
+        return QuerySpec.table(item.pk()).sort(SortCondition.beginsWith(VersionSnapshots.prefix(item.sk())))
+                .descending().limit(limit).consistent().build();
     }
 
     private static void defaults(List<FieldModel> fields, Map<String, Object> values) {
@@ -496,11 +653,18 @@ public class DeclaredService {
         return new EntityService.ParentPage<>(parent, store.mergedPage(listing, start, pages).map(child.spec()::fromItem));
     }
 
-    /** The parent's item and then its first {@code limit} children: from the parent's sort key on, ascending. */
+    /**
+     * The parent's item and then its first {@code limit} children: from the parent's sort key on, ascending, up to
+     * {@code ~} — where the engine's own items (version snapshots) start, so the page never holds one.
+     */
     static QuerySpec withParentQuery(DeclaredEntity parent, String id, int limit) {
         PrimaryKey key = parent.key(List.of(id));
-        return QuerySpec.table(key.pk()).sort(SortCondition.ge(key.sk())).limit(limit + 1).consistent().build();
+        return QuerySpec.table(key.pk()).sort(SortCondition.between(key.sk(), ENGINE_ITEMS)).limit(limit + 1).consistent()
+                .build();
     }
+
+    /** Where the engine's own items sort in a partition: every sort key from here on ({@code ~VERSION#...}). */
+    static final String ENGINE_ITEMS = "~";
 
     /** A merge patch, or a JSON Patch for {@code application/json-patch+json}. */
     public Uni<Changed> patch(DeclaredEntity entity, Address address, String parameter, String body, String contentType,
@@ -568,17 +732,18 @@ public class DeclaredService {
             }
             return next;
         });
-        return changed(entity, address, change, ifMatch, mode).invoke(changed -> rememberShards(entity, changed.stored()));
+        return changed(entity, address, change, ifMatch, mode, writer()).invoke(changed -> rememberShards(entity, changed.stored()));
     }
 
     private Uni<Changed> changed(DeclaredEntity entity, Address address, UnaryOperator<Doc> change, Long ifMatch,
-                                 Mode mode) {
+                                 Mode mode, String writer) {
         String what = what(entity, address);
         var visible = visibleAt(entity, address);
         CascadeSpec cascade = models.plan().cascade(entity.name());
         if (cascade == null) {
             return entities.change(entity.spec(), entity.key(address.identity()), change, ifMatch, what, visible,
-                            (current, patched) -> { }, (current, patched) -> rewrite(entity, current, patched))
+                            (current, patched) -> { },
+                            (EntityService.ItemWrite<Doc>) (item, current, patched) -> rewrite(entity, item, current, patched, writer))
                     .map(stored -> new Changed(entity, stored, null));
         }
         UnaryOperator<Doc> seen = Offload.as(change, current -> {
@@ -600,26 +765,36 @@ public class DeclaredService {
         if (entity.model().softDelete()) {
             return softDeletes.delete(entity, address, ifMatch);
         }
+        String writer = writer();
         if (address.owner() != null) {
             // Under an owner: read to see whose it is (an owner never changes), then delete as anywhere else.
-            return get(entity, address).chain(stored -> delete(entity, address.identity(), ifMatch, what(entity, address)));
+            return get(entity, address).chain(stored -> delete(entity, address.identity(), ifMatch, what(entity, address),
+                    writer));
         }
-        return delete(entity, address.identity(), ifMatch, what(entity, address));
+        return delete(entity, address.identity(), ifMatch, what(entity, address), writer);
     }
 
-    private Uni<Void> delete(DeclaredEntity entity, List<String> identity, Long ifMatch, String what) {
+    private Uni<Void> delete(DeclaredEntity entity, List<String> identity, Long ifMatch, String what, String writer) {
         PrimaryKey key = entity.key(identity);
         var dependents = models.plan().dependents(entity.name());
-        if (dependents == null && !entity.model().unique().isEmpty()) {
-            // its sentinels go with it: the item is read (its values name them), then deleted at that version with
-            // them in ONE transaction; a change in between makes the cycle run again (a 412 under If-Match)
-            return entities.againOnConflict(entities.find(entity.spec(), key, what).chain(current -> {
-                EntityService.requireVersion(entity.spec(), current, ifMatch, what);
-                var actions = new ArrayList<WriteAction>();
-                actions.add(WriteAction.delete(what, key, Expectation.present(current.version())));
-                actions.addAll(sentinels(entity, current.value(), null, store.now()));
-                return store.transact(TransactionPlan.of(actions));
-            }), ifMatch);
+        HistoryModel history = entity.model().history();
+        if (dependents == null && (!entity.model().unique().isEmpty() || history != null)) {
+            // its sentinels and its last version's snapshot go with it: the item is read (its values name them), then
+            // deleted at that version with them in ONE transaction; a change in between makes the cycle run again (a
+            // 412 under If-Match)
+            return entities.againOnConflict(store.getItem(key, true).onItem().ifNull()
+                    .failWith(() -> EntityService.notFound(what)).chain(item -> {
+                        Stored<Doc> current = entity.spec().fromItem(item);
+                        EntityService.requireVersion(entity.spec(), current, ifMatch, what);
+                        Instant now = store.now();
+                        var actions = new ArrayList<WriteAction>();
+                        actions.add(WriteAction.delete(what, key, Expectation.present(current.version())));
+                        actions.addAll(sentinels(entity, current.value(), null, now));
+                        if (history != null) {
+                            actions.addAll(VersionSnapshots.snapshot(history, entity.name(), item, now, writer));
+                        }
+                        return store.transact(TransactionPlan.of(actions));
+                    }), ifMatch);
         }
         if (dependents == null) {
             return store.delete(entity.spec(), key, true, ifMatch, what)
@@ -628,8 +803,14 @@ public class DeclaredService {
                     .replaceWithVoid();
         }
         String id = identity.get(identity.size() - 1);
-        return cascades.delete(key, ifMatch, what, marked -> sentinels(entity, entity.spec().fromItem(marked).value(),
-                        null, store.now()),
+        return cascades.delete(key, ifMatch, what, marked -> {
+                    Instant now = store.now();
+                    var along = new ArrayList<>(sentinels(entity, entity.spec().fromItem(marked).value(), null, now));
+                    if (history != null) {
+                        along.addAll(VersionSnapshots.snapshot(history, entity.name(), marked, now, writer));
+                    }
+                    return along;
+                },
                 () -> Uni.join().all(dependents.apply(id).stream().map(q -> store.page(q.withLimit(1), null)).toList())
                         .andFailFast().map(pages -> pages.stream().mapToInt(p -> p.items().size()).sum()));
     }

@@ -14,6 +14,7 @@ import dev.cairn.core.model.RefModel;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.TransactionPlan;
+import dev.cairn.core.write.VersionSnapshots;
 import dev.cairn.core.write.UniqueSentinels;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.core.write.WriteAction.Expectation;
@@ -97,6 +98,11 @@ public class DeclaredSoftDeletes {
                     address.id(), tenant(model, current.value()), by, now), Expectation.ABSENT, "a deleted " + what));
             actions.addAll(UniqueSentinels.softDeleted(model.name(), model.unique(), key, tombstone,
                     current.value().values(), now));
+            if (model.history() != null) {
+                // its last version is kept as a hard delete keeps it, marked with who deleted it: a restore then
+                // writes the next version, and the versions go on without a gap
+                actions.addAll(VersionSnapshots.snapshot(model.history(), model.name(), item, now, by));
+            }
             return store.transact(TransactionPlan.of(actions));
         }), ifMatch).onFailure(e -> e instanceof CairnException ce && ce.error() instanceof CairnError.Conflict c
                 && c.detail().startsWith("a deleted ")).transform(e -> new CairnException(new CairnError.Conflict(
@@ -148,6 +154,9 @@ public class DeclaredSoftDeletes {
                 Doc doc = new Doc(DeclaredService.ordered(model, values));
                 var item = new HashMap<>(entity.spec().toItem(doc, version + 1, was.createdAt(), now));
                 item.putAll(entity.copyVersions(versions));
+                if (model.history() != null) {
+                    item.putAll(VersionSnapshots.writer(DeclaredService.writer()));
+                }
                 actions.add(0, WriteAction.putItem(key, item, Expectation.ABSENT, what));
                 actions.add(1, WriteAction.delete("deleted " + what, tombstoneKey, Expectation.present(version)));
                 actions.addAll(UniqueSentinels.restored(model.name(), model.unique(), key, tombstoneKey, doc.values(), now));

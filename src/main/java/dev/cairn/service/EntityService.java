@@ -18,7 +18,10 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
 import java.time.Duration;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -85,7 +88,20 @@ public class EntityService {
      */
     public <T> Uni<Stored<T>> change(EntitySpec<T> spec, PrimaryKey key, UnaryOperator<T> change, Long ifMatch,
                                      String what, Predicate<T> visible, BiConsumer<T, T> rule, PatchWrite<T> write) {
-        Uni<Stored<T>> attempt = find(spec, key, what).chain(current -> {
+        return change(spec, key, change, ifMatch, what, visible, rule, (item, current, patched) -> write.apply(current, patched));
+    }
+
+    /** The write of a change given the item as read, all of it: its system attributes too (a version's writer). */
+    @FunctionalInterface
+    public interface ItemWrite<T> {
+        Uni<Stored<T>> apply(Map<String, AttributeValue> item, Stored<T> current, T patched);
+    }
+
+    /** {@link #change}, whose write is given the item as read. */
+    public <T> Uni<Stored<T>> change(EntitySpec<T> spec, PrimaryKey key, UnaryOperator<T> change, Long ifMatch,
+                                     String what, Predicate<T> visible, BiConsumer<T, T> rule, ItemWrite<T> write) {
+        Uni<Stored<T>> attempt = store.getItem(key, true).onItem().ifNull().failWith(() -> notFound(what)).chain(item -> {
+            Stored<T> current = spec.fromItem(item);
             if (!visible.test(current.value())) {
                 return Uni.createFrom().failure(notFound(what));
             }
@@ -95,7 +111,7 @@ public class EntityService {
                 if (patched.equals(current.value())) {
                     return Uni.createFrom().item(current);
                 }
-                return write.apply(current, patched);
+                return write.apply(item, current, patched);
             });
         });
         return againOnConflict(attempt, ifMatch);

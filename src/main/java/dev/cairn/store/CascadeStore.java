@@ -91,7 +91,7 @@ public class CascadeStore {
         return acquire(budget, attempted).chain(() -> {
             long deadline = System.nanoTime() + retryFor.toNanos();
             return Multi.createFrom().iterable(units)
-                    .onItem().transformToUni(unit -> run(unit, 1, deadline)).merge(Math.max(1, concurrency))
+                    .onItem().transformToUni(unit -> run(unit, 1, deadline, planner, source)).merge(Math.max(1, concurrency))
                     .collect().asList();
         }).map(outcomes -> {
             var failures = new ArrayList<Map<String, String>>();
@@ -124,7 +124,7 @@ public class CascadeStore {
      */
     public Uni<Report> transactional(WriteAction sourceWrite, List<QuerySpec> copies, CascadeSource source,
                                      CascadePlanner planner, CopyBudget budget) {
-        return findCopies(copies, source.entity()).chain(found -> {
+        return findCopies(copies, source.entity()).chain(listed -> current(listed, planner)).chain(found -> {
             List<Unit> units = planner.plan(found, source, store.now());
             var actions = new ArrayList<WriteAction>();
             actions.add(sourceWrite);
@@ -144,8 +144,63 @@ public class CascadeStore {
         });
     }
 
+    /**
+     * The items whose types keep history, read again consistently (1 BatchGetItem, only when there are such items):
+     * their copy writes are checked at the version read, and the index a cascade finds them by is eventually
+     * consistent. One deleted meanwhile is left out.
+     */
+    private Uni<List<Map<String, AttributeValue>>> current(List<Map<String, AttributeValue>> found, CascadePlanner planner) {
+        var keys = found.stream().filter(planner::keepsHistory).map(dev.cairn.core.key.PrimaryKey::from).toList();
+        if (keys.isEmpty()) {
+            return Uni.createFrom().item(found);
+        }
+        return store.batchGet(keys, true).map(fresh -> {
+            var out = new ArrayList<Map<String, AttributeValue>>();
+            int next = 0;
+            for (var item : found) {
+                if (!planner.keepsHistory(item)) {
+                    out.add(item);
+                } else if (fresh.get(next++) != null) {
+                    out.add(fresh.get(next - 1));
+                }
+            }
+            return out;
+        });
+    }
+
+    /**
+     * A unit of an item that keeps history: its copy write and snapshot in ONE transaction, checked at the version
+     * read. Refused because the item moved on, it is planned again from the item the refusal returned (no extra
+     * read) — written if its copies are still behind, skipped when they are current or the item is gone.
+     */
+    private Uni<Outcome> runHistory(Unit unit, int attempt, long deadline, CascadePlanner planner, CascadeSource source) {
+        return store.transact(TransactionPlan.of(unit.actions())).map(done -> new Outcome(1, 0, List.of()))
+                .onFailure().recoverWithUni(failure -> {
+                    CairnError error = failure instanceof CairnException e ? e.error() : null;
+                    if (error instanceof CairnError.VersionConflict moved && moved.found() != null
+                            && System.nanoTime() < deadline) {
+                        return planner.unitOf(moved.found(), source, store.now())
+                                .map(again -> runHistory(again, attempt + 1, deadline, planner, source))
+                                .orElseGet(() -> Uni.createFrom().item(new Outcome(0, 1, List.of())));
+                    }
+                    if (!CairnException.retryable(failure)
+                            && CairnException.is(failure, CairnError.NotFound.class, CairnError.Conflict.class)) {
+                        return Uni.createFrom().item(new Outcome(0, 1, List.of()));
+                    }
+                    if (CairnException.retryable(failure) && System.nanoTime() < deadline) {
+                        return gateway.pause(store.settings().retries().pauseAfter(attempt))
+                                .chain(() -> runHistory(unit, attempt + 1, deadline, planner, source));
+                    }
+                    return Uni.createFrom().item(new Outcome(0, 0, List.of(keyOf(unit, error == null ? "InternalError"
+                            : error.code()))));
+                });
+    }
+
     /** One unit, retried while it fails for a passing reason; copies found current or deleted meanwhile are skipped. */
-    private Uni<Outcome> run(Unit unit, int attempt, long deadline) {
+    private Uni<Outcome> run(Unit unit, int attempt, long deadline, CascadePlanner planner, CascadeSource source) {
+        if (unit.history()) {
+            return runHistory(unit, attempt, deadline, planner, source);
+        }
         Uni<Outcome> write = unit.aggregate()
                 ? store.transactDetailed(TransactionPlan.of(unit.actions())).map(done -> new Outcome(unit.copies(), 0, List.of()))
                 : store.write(unit.actions().get(0)).map(done -> new Outcome(1, 0, List.of()));
@@ -170,11 +225,12 @@ public class CascadeStore {
                         return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
                     }
                 } else if (canceled.failures().stream().allMatch(f -> "ConditionalCheckFailed".equals(f.reason()))) {
-                    return retryWithout(unit, canceled, attempt, deadline);
+                    return retryWithout(unit, canceled, attempt, deadline, planner, source);
                 }
             }
             if ((busy || CairnException.retryable(failure)) && System.nanoTime() < deadline) {
-                return gateway.pause(store.settings().retries().pauseAfter(attempt)).chain(() -> run(unit, attempt + 1, deadline));
+                return gateway.pause(store.settings().retries().pauseAfter(attempt))
+                        .chain(() -> run(unit, attempt + 1, deadline, planner, source));
             }
             return Uni.createFrom().item(new Outcome(0, 0, List.of(keyOf(unit, busy ? "AggregateBusy"
                     : error == null ? "InternalError" : error.code()))));
@@ -182,7 +238,8 @@ public class CascadeStore {
     }
 
     /** Members whose copy is already current (or that are gone) leave the unit; the rest is written again. */
-    private Uni<Outcome> retryWithout(Unit unit, CairnError.TransactionCanceled canceled, int attempt, long deadline) {
+    private Uni<Outcome> retryWithout(Unit unit, CairnError.TransactionCanceled canceled, int attempt, long deadline,
+                                      CascadePlanner planner, CascadeSource source) {
         var failedIndexes = canceled.failures().stream().map(CairnError.ActionFailure::index).toList();
         var remaining = new ArrayList<WriteAction>();
         for (int i = 0; i < unit.actions().size(); i++) {
@@ -195,7 +252,7 @@ public class CascadeStore {
             return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
         }
         var smaller = new Unit(unit.partition(), remaining, true, unit.copies() - skipped);
-        return run(smaller, attempt + 1, deadline).map(o -> new Outcome(o.updated(), o.skipped() + skipped, o.failedKeys()));
+        return run(smaller, attempt + 1, deadline, planner, source).map(o -> new Outcome(o.updated(), o.skipped() + skipped, o.failedKeys()));
     }
 
     private static Map<String, String> keyOf(Unit unit, String reason) {

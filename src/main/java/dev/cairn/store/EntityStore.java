@@ -223,6 +223,11 @@ public class EntityStore {
         });
     }
 
+    /** A cursor that continues {@code query} after {@code startKey} (a position a page was cut at by the caller). */
+    public String cursor(QuerySpec query, Map<String, AttributeValue> startKey) {
+        return cursors.encode(query.binding(), startKey);
+    }
+
     public <T> Uni<Page<Stored<T>>> page(EntitySpec<T> spec, QuerySpec query, String cursor) {
         return page(query, cursor).map(p -> p.map(spec::fromItem));
     }

@@ -34,6 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * straight from the table afterwards, every member holds the sentinel of its e-mail and every sentinel is held by a
  * member with that e-mail — no orphan that would lock a value out for ever, no member whose value another could take.
  * A fresh process then creates a member with every e-mail used: exactly the free ones are taken.
+ * <p>
+ * Loans keep history (library.yaml): renewals and deletes of loans run beside the members' writes, and after the kill
+ * every version of every loan below its live one has its snapshot, and a deleted loan's last version is there marked
+ * with its deleter — each snapshot is in its write's own transaction, so no write is ever kept without it.
  */
 class UniqueKillIT {
 
@@ -80,6 +84,18 @@ class UniqueKillIT {
         return app;
     }
 
+    /** The loan's id a create answered with (its body), or fails the test. */
+    String createLoan(PackagedApp app, String member, String book) throws Exception {
+        var request = HttpRequest.newBuilder(URI.create(app.base() + "/members/" + member + "/loans"))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"bookId\":\"" + book + "\",\"due\":\"2026-12-24\"}")).build();
+        var answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).isEqualTo(201);
+        var id = java.util.regex.Pattern.compile("\"loanId\":\"([^\"]+)\"").matcher(answer.body());
+        assertThat(id.find()).isTrue();
+        return id.group(1);
+    }
+
     int send(PackagedApp app, String method, String path, String contentType, String body) {
         try {
             var request = HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(60))
@@ -117,6 +133,20 @@ class UniqueKillIT {
             assertThat(send(first, "DELETE", "/members/" + id, null, null)).isEqualTo(204);
             used.add(email("r", i));
         }
+        // a loan for each member whose write below is not its delete (a member with a loan is not deleted), renewed once
+        String book = "kb-" + k;
+        assertThat(send(first, "POST", "/books", "application/json", "{\"bookId\":\"" + book + "\",\"title\":\"K\"}"))
+                .isEqualTo(201);
+        var loans = new HashMap<String, String>();   // loan id -> member id
+        for (int i = 0; i < MEMBERS; i++) {
+            if (i % 4 != 2) {
+                String member = "m" + i + "-" + k;
+                String loan = createLoan(first, member, book);
+                assertThat(send(first, "PATCH", "/members/" + member + "/loans/" + loan, "application/merge-patch+json",
+                        "{\"due\":\"2027-01-01\"}")).isEqualTo(200);
+                loans.put(loan, member);
+            }
+        }
 
         // Every DynamoDB answer late, so each write's steps (a transaction, a mark and a delete) are far apart in time.
         proxy.inject(FaultProxy.Fault.DELAY, 300);
@@ -141,6 +171,16 @@ class UniqueKillIT {
             inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/members/" + id + "/restore",
                     "application/json", null), pool));
         }
+        int n = 0;
+        for (var loan : loans.entrySet()) {
+            String path = "/members/" + loan.getValue() + "/loans/" + loan.getKey();
+            int which = n++;
+            // two renewals racing each other (each a version and its snapshot), or a delete (the last one, marked)
+            inFlight.add(CompletableFuture.supplyAsync(() -> which % 3 == 2 ? send(first, "DELETE", path, null, null)
+                    : send(first, "PATCH", path, "application/merge-patch+json", "{\"due\":\"2027-02-0" + (1 + which % 9) + "\"}"), pool));
+            inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "PATCH", path, "application/merge-patch+json",
+                    "{\"renewals\":" + (1 + which % 3) + "}"), pool));
+        }
         // killed as the first write answers: the others are still at their steps (a delete needs three late answers)
         CompletableFuture.anyOf(inFlight.toArray(CompletableFuture[]::new)).join();
         first.kill();
@@ -150,6 +190,7 @@ class UniqueKillIT {
         assertThat(statuses).as("answers when the process was killed").contains(-1).anyMatch(status -> status > 0);
 
         assertOneToOne("after the SIGKILL");
+        assertEveryVersionHasItsSnapshot(loans.keySet());
 
         // A fresh process: every value with no sentinel can be taken, every value with one cannot.
         PackagedApp second = startApp();
@@ -186,6 +227,47 @@ class UniqueKillIT {
                 .isEqualTo(email));
         // a soft delete or a restore is one transaction: a member is live or deleted, never both
         tombstones.forEach(pk -> assertThat(emails).as("%s: %s both live and deleted", when, pk).doesNotContainKey(pk));
+    }
+
+    /**
+     * Read straight from the table: a live loan at version v has the snapshots of versions 1 to v-1, all of them (the
+     * library keeps 20, and no loan here reaches that); a deleted loan has the snapshots of every version it had, its
+     * last one marked with who deleted it.
+     */
+    void assertEveryVersionHasItsSnapshot(Set<String> loans) {
+        var live = new HashMap<String, Long>();
+        var snapshots = new HashMap<String, List<Long>>();
+        var deleted = new HashMap<String, Long>();
+        for (var item : scan()) {
+            String sk = item.get("sk").s();
+            if (item.get("pk").s().startsWith("~DELETED#")) {
+                continue; // a soft-deleted loan's tombstone, not the loan
+            }
+            for (String loan : loans) {
+                if (sk.equals("LOAN#" + loan)) {
+                    live.put(loan, Long.parseLong(item.get("_version").n()));
+                } else if (sk.startsWith("~VERSION#LOAN#" + loan + "#")) {
+                    long version = Long.parseLong(item.get("_version").n());
+                    snapshots.computeIfAbsent(loan, l -> new ArrayList<>()).add(version);
+                    if (item.containsKey("_deletedBy")) {
+                        deleted.put(loan, version);
+                    }
+                }
+            }
+        }
+        for (String loan : loans) {
+            var kept = snapshots.getOrDefault(loan, List.of()).stream().sorted().toList();
+            if (live.containsKey(loan)) {
+                long version = live.get(loan);
+                assertThat(kept).as("the snapshots of loan %s, live at version %d", loan, version)
+                        .isEqualTo(java.util.stream.LongStream.range(1, version).boxed().toList());
+                assertThat(deleted).as("a live loan is not marked deleted").doesNotContainKey(loan);
+            } else {
+                assertThat(deleted).as("deleted loan %s: its last version is kept, marked", loan).containsKey(loan);
+                assertThat(kept).as("the snapshots of deleted loan %s", loan)
+                        .isEqualTo(java.util.stream.LongStream.rangeClosed(1, deleted.get(loan)).boxed().toList());
+            }
+        }
     }
 
     Map<String, String> sentinels() {

@@ -7,6 +7,8 @@ import dev.cairn.core.aggregate.CopyVersions;
 import dev.cairn.core.expr.Condition;
 import dev.cairn.core.expr.Update;
 import dev.cairn.core.key.PrimaryKey;
+import dev.cairn.core.model.HistoryModel;
+import dev.cairn.core.write.VersionSnapshots;
 import dev.cairn.core.write.WriteAction.Expectation;
 import dev.cairn.core.write.WriteAction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -29,13 +31,23 @@ import java.util.Set;
  */
 public final class CascadePlanner {
 
-    /** The writes for one unit: a single item, or the members of one aggregate plus its root bump. */
-    public record Unit(String partition, List<WriteAction> actions, boolean aggregate, int copies) {
+    /**
+     * The writes for one unit: a single item, or the members of one aggregate plus its root bump. {@code history}: a
+     * single item of an entity that keeps history — its copy write is checked at the version read and goes in ONE
+     * transaction with that version's snapshot.
+     */
+    public record Unit(String partition, List<WriteAction> actions, boolean aggregate, int copies, boolean history) {
+
+        public Unit(String partition, List<WriteAction> actions, boolean aggregate, int copies) {
+            this(partition, actions, aggregate, copies, false);
+        }
     }
 
     private final Map<String, CopyRule> rules;
     private final List<Aggregate> aggregates;
     private final Set<String> targets;
+    /** The item types that keep history, and how: their copy writes store the version they replace. */
+    private final Map<String, HistoryModel> histories;
 
     /**
      * @param rules      copy attribute → rule; attributes without a rule hold whole copies
@@ -51,9 +63,52 @@ public final class CascadePlanner {
      *                types hold are snapshots: a cascade (and a reconcile) leaves them as they were taken.
      */
     public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates, Set<String> targets) {
+        this(rules, aggregates, targets, Map.of());
+    }
+
+    /** @param histories the item types ({@code _type}) holding copies that keep history, by type */
+    public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates, Set<String> targets,
+                          Map<String, HistoryModel> histories) {
         this.rules = Map.copyOf(rules);
         this.aggregates = List.copyOf(aggregates);
         this.targets = targets == null ? null : Set.copyOf(targets);
+        this.histories = Map.copyOf(histories);
+    }
+
+    /** Whether an item's type keeps history (its copy write must be planned from the item as it is now). */
+    public boolean keepsHistory(Map<String, AttributeValue> item) {
+        return histories.containsKey(labelOf(item)) && aggregateFor(item.get(TableSpec.PK).s()) == null;
+    }
+
+    /** Who a cascade's version is written by: the cascade of the source, named ({@code cascade:Book/b1}). */
+    public static String writer(CascadeSource source) {
+        return "cascade:" + source.entity() + "/" + source.id();
+    }
+
+    /**
+     * The unit that brings one stand-alone item's copies up to date, planned from the item as read (a retry plans
+     * again from the item a refused write found): empty when they are current.
+     */
+    public Optional<Unit> unitOf(Map<String, AttributeValue> item, CascadeSource source, Instant now) {
+        return copyWrite(item, source, now, true).map(write -> single(item, write.action(), source, now));
+    }
+
+    /**
+     * A stand-alone item's unit: its copy write alone, or — for a type that keeps history — the write checked at the
+     * version read, with the writer, and that version's snapshot (and the window's oldest deleted), in ONE transaction.
+     */
+    private Unit single(Map<String, AttributeValue> item, WriteAction write, CascadeSource source, Instant now) {
+        String pk = item.get(TableSpec.PK).s();
+        HistoryModel history = histories.get(labelOf(item));
+        if (history == null) {
+            return new Unit(pk, List.of(write), false, 1);
+        }
+        write.update().set(VersionSnapshots.WRITER, AttributeValue.fromS(writer(source)));
+        var actions = new ArrayList<WriteAction>();
+        actions.add(write.guardedBy(Expectation.present(dev.cairn.core.entity.EntitySpec.versionOf(item)),
+                write.extraCondition()));
+        actions.addAll(VersionSnapshots.snapshot(history, labelOf(item), item, now, null));
+        return new Unit(pk, actions, false, 1, true);
     }
 
     /** Whether the copies an item holds follow their source (its type is one of the targets, or there are none). */
@@ -133,7 +188,7 @@ public final class CascadePlanner {
                 continue;
             }
             if (aggregate == null) {
-                units.add(new Unit(pk, List.of(write.get().action()), false, 1));
+                units.add(single(item, write.get().action(), source, now));
             } else {
                 byAggregate.computeIfAbsent(pk, p -> new ArrayList<>()).add(write.get().action());
                 aggregateOf.put(pk, aggregate);

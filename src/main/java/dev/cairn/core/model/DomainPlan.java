@@ -186,6 +186,7 @@ public final class DomainPlan {
         var ruleNames = new LinkedHashMap<String, String>();
         var copyQueries = new ArrayList<Function<String, QuerySpec>>();
         var dependentQueries = new ArrayList<Function<String, QuerySpec>>();
+        var histories = new LinkedHashMap<String, HistoryModel>();
         for (EntityModel other : domain.entities().values()) {
             DeclaredEntity copier = entities.get(other.name());
             for (RefModel ref : other.refs()) {
@@ -205,6 +206,9 @@ public final class DomainPlan {
                         }
                     });
                     copyQueries.add(where);
+                    if (other.history() != null) {
+                        histories.put(other.name(), other.history());
+                    }
                 }
                 if (where != null) {
                     dependentQueries.add(where);
@@ -224,12 +228,18 @@ public final class DomainPlan {
             copyQueries.add(copiesOf);
             dependentQueries.add(copiesOf);
         }
+        if (!copyQueries.isEmpty() && source.history() != null) {
+            // its changes go through the cascade (CascadeService), which does not snapshot the source's own versions
+            throw new ModelException(domain.file(), source.history().line(), "entities." + source.name() + ".history",
+                    "an entity others copy from keeps no history yet: its changes are written by its cascade, which "
+                            + "does not snapshot them (the items holding its copies may keep history)");
+        }
         if (!copyQueries.isEmpty()) {
             var holders = aggregates.values().stream().map(DeclaredAggregate::aggregate).toList();
             cascades.put(source.name(), new CascadeSpec(source.name(), id -> sourceEntity.key(List.of(id)),
                     id -> copyQueries.stream().map(q -> q.apply(id)).toList(),
                     new CascadePlanner(rules, holders, whole == null || whole.targets() == null ? null
-                            : new java.util.HashSet<>(whole.targets())),
+                            : new java.util.HashSet<>(whole.targets()), histories),
                     sourceEntity.spec()::fieldsOf));
         }
         if (!dependentQueries.isEmpty()) {

@@ -28,15 +28,17 @@ import java.util.Optional;
  * {@code ttl} names its expiry field (an instant, stored as the table's TTL attribute in epoch seconds): past it, the
  * item is gone from every read and a write meets it as missing (null: it never expires).
  * {@code softDelete}: a delete moves the item to a tombstone (listed, restored, purged) instead of removing it.
+ * {@code history} keeps its previous versions as snapshot items (null: none kept; see {@link HistoryModel}).
  */
 public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                           List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                           List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
                           String inputSchema, String inputDescription, boolean self, Owner owner,
                           List<String> timestamps, List<NaturalIndexModel> indexes, Access access, String parentShards,
-                          int line, CopiesModel copies, List<UniqueModel> unique, String ttl, boolean softDelete) {
+                          int line, CopiesModel copies, List<UniqueModel> unique, String ttl, boolean softDelete,
+                          HistoryModel history) {
 
-    /** An entity that is deleted for good (no {@code softDelete}). */
+    /** An entity that is deleted for good (no {@code softDelete}) and keeps no history. */
     public EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String path, List<FieldModel> fields,
                        List<String> identity, boolean generatedId, RefModel parent, List<RefModel> refs, boolean edge,
                        List<IndexModel> keyedIndexes, Map<Op, OperationModel> operations, ListModel list, String describe,
@@ -45,7 +47,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
                        int line, CopiesModel copies, List<UniqueModel> unique, String ttl) {
         this(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, keyedIndexes, operations, list, describe,
                 inputSchema, inputDescription, self, owner, timestamps, indexes, access, parentShards, line, copies, unique,
-                ttl, false);
+                ttl, false, null);
     }
 
     /** An entity with no unique values declared and no expiry field. */
@@ -198,7 +200,7 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
     public EntityModel withKeyedIndexes(List<IndexModel> replaced) {
         return new EntityModel(name, pk, sk, path, fields, identity, generatedId, parent, refs, edge, List.copyOf(replaced),
                 operations, list, describe, inputSchema, inputDescription, self, owner, timestamps, indexes, access,
-                parentShards, line, copies, unique, ttl, softDelete);
+                parentShards, line, copies, unique, ttl, softDelete, history);
     }
 
     /**

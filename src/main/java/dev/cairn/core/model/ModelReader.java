@@ -127,7 +127,7 @@ public final class ModelReader extends YamlReader {
         var declared = new LinkedHashMap<String, Map<String, At>>();
         pending.forEach((entityName, at) -> declared.put(entityName, map(at, Set.of("key", "path", "fields", "generate",
                 "parent", "refs", "index", "indexes", "operations", "list", "describe", "self", "owner", "timestamps", "input",
-                "roles", "tenant", "author", "private", "copies", "unique", "ttl", "softDelete"))));
+                "roles", "tenant", "author", "private", "copies", "unique", "ttl", "softDelete", "history"))));
         var fieldsByEntity = new LinkedHashMap<String, List<FieldModel>>();
         declared.forEach((entityName, map) -> fieldsByEntity.put(entityName, fields(map.get("fields"))));
         declared.forEach((entityName, map) -> {
@@ -467,12 +467,57 @@ public final class ModelReader extends YamlReader {
             throw fail(map.get("ttl"), "an entity with unique values cannot expire yet: DynamoDB's TTL would delete the "
                     + "item and leave its sentinels holding its values");
         }
+        HistoryModel history = map.containsKey("history") ? history(map.get("history")) : null;
+        if (history != null && ttl != null) {
+            // DynamoDB's TTL deletes the item outside any transaction: its last version would never be snapshotted
+            throw fail(map.get("history"), "an entity that expires (ttl) keeps no history: DynamoDB's TTL deletes the "
+                    + "item without a write that could snapshot its last version");
+        }
+        if (history != null && refs.stream().anyMatch(r -> r.embed() != null)) {
+            throw fail(map.get("history"), "an entity that embeds whole copies (embed) keeps no history yet: its writes "
+                    + "take another path than the one that snapshots versions");
+        }
         if (softDelete) {
             softDeletable(map, operations.keySet(), ttl, refs, parentShards, path);
         }
         return new EntityModel(name, pk, sk, path, fields, identity, generated, parent, refs, false, keyed, operations,
                 list, describe, input[0], input[1], self, owner, timestamps, indexes, access, parentShards, at.line(),
-                copies, unique, ttl, softDelete);
+                copies, unique, ttl, softDelete, history);
+    }
+
+    /**
+     * {@code history: { keep: N }} (the last N previous versions, 1 to {@link HistoryModel#MAX_KEEP}) or
+     * {@code history: { for: P90D }} (each previous version for an ISO-8601 duration of days, hours, minutes or
+     * seconds, {@link HistoryModel#MIN_RETAIN} to {@link HistoryModel#MAX_RETAIN}).
+     */
+    private HistoryModel history(At at) {
+        var map = map(at, Set.of("keep", "for"));
+        if (map.containsKey("keep") == map.containsKey("for")) {
+            throw fail(at, "history takes either 'keep: <count>' (the last N previous versions) or 'for: <ISO-8601 "
+                    + "duration>' (each previous version for that long, e.g. P90D), not " + (map.isEmpty() ? "neither" : "both"));
+        }
+        if (map.containsKey("keep")) {
+            BigDecimal keep = number(map, "keep");
+            if (keep.stripTrailingZeros().scale() > 0 || keep.compareTo(BigDecimal.ONE) < 0
+                    || keep.compareTo(BigDecimal.valueOf(HistoryModel.MAX_KEEP)) > 0) {
+                throw fail(map.get("keep"), "keep is a whole number of versions from 1 to " + HistoryModel.MAX_KEEP
+                        + ", not " + text(map.get("keep")));
+            }
+            return new HistoryModel(keep.intValueExact(), null, at.line());
+        }
+        String text = text(map.get("for"));
+        java.time.Duration retain;
+        try {
+            retain = java.time.Duration.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw fail(map.get("for"), "for is an ISO-8601 duration of days, hours, minutes or seconds (P90D, PT12H), not '"
+                    + text + "' (months and years have no fixed length)");
+        }
+        if (retain.compareTo(HistoryModel.MIN_RETAIN) < 0 || retain.compareTo(HistoryModel.MAX_RETAIN) > 0) {
+            throw fail(map.get("for"), "for is from " + HistoryModel.MIN_RETAIN + " to " + HistoryModel.MAX_RETAIN
+                    + " (P3650D), not " + text);
+        }
+        return new HistoryModel(null, retain, at.line());
     }
 
     /** Kinds a unique value can be made of: one scalar each (an object or a list has no one value to compare). */
@@ -1308,6 +1353,12 @@ public final class ModelReader extends YamlReader {
                 routes.add(new String[]{shape.apply("POST", e.restorePath()), e.name()});
                 routes.add(new String[]{shape.apply("DELETE", e.purgePath()), e.name()});
             }
+            if (e.history() != null && e.serves(Op.GET)) {
+                // its versions' routes, under its item path
+                String item = e.routeOf(e.operation(Op.GET));
+                routes.add(new String[]{shape.apply("GET", item + "/versions"), e.name() + " versions"});
+                routes.add(new String[]{shape.apply("GET", item + "/versions/{version}"), e.name() + " versions"});
+            }
         }
         views.forEach(v -> routes.add(new String[]{shape.apply("GET", v.path()), v.name()}));
         var names = new LinkedHashSet<String>();
@@ -1334,6 +1385,11 @@ public final class ModelReader extends YamlReader {
                 paths.add(new String[]{e.deletedOperationId(), e.deletedPath()});
                 paths.add(new String[]{e.restoreOperationId(), e.restorePath()});
                 paths.add(new String[]{e.purgeOperationId(), e.purgePath()});
+            }
+            if (e.history() != null && e.serves(Op.GET)) {
+                String item = e.routeOf(e.operation(Op.GET));
+                paths.add(new String[]{"list" + e.name() + "Versions", item + "/versions"});
+                paths.add(new String[]{"get" + e.name() + "Version", item + "/versions/{version}"});
             }
             for (String[] idAndPath : paths) {
                 String before = ids.putIfAbsent(idAndPath[0], e.name());

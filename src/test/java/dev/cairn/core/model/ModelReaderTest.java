@@ -74,8 +74,8 @@ class ModelReaderTest {
     void unknownKeysAndReservedFeaturesAreNamed() {
         assertThat(failure(SHOP.replace("    path: /customers/{id}\n", "    path: /customers/{id}\n    colour: red\n"))
                 .getMessage()).contains("entities.Customer.colour: unknown key 'colour'");
-        assertThat(failure(SHOP.replace("    path: /customers/{id}\n", "    path: /customers/{id}\n    history: 5\n"))
-                .getMessage()).contains("entities.Customer.history: 'history' is reserved for a coming entity feature");
+        assertThat(failure(SHOP.replace("    path: /customers/{id}\n", "    path: /customers/{id}\n    migrations: 5\n"))
+                .getMessage()).contains("entities.Customer.migrations: 'migrations' is reserved for a coming entity feature");
     }
 
     @Test
