@@ -259,9 +259,17 @@ function keyValue(p, name) {
 function fromRequest(p, position) {
   const r = p.request || {};
   const keys = r.Key ? [r.Key.pk, r.Key.sk] : Object.values(r.ExpressionAttributeValues || {});
-  const texts = keys.map(v => v && v.S).filter(Boolean);
+  const texts = keys.map(v => v && v.S).filter(Boolean).flatMap(versionParts);
   const text = texts[position] || '';
   return text.includes('#') ? decodeURIComponent(text.substring(text.lastIndexOf('#') + 1)) : '';
+}
+
+// A version snapshot's sort key (~VERSION#<item sk>#<version>, or its prefix without the version): the item's own
+// sort key, then the version's number — the parameters its routes take after the item's.
+function versionParts(text) {
+  const m = /^~VERSION#(.*)#(\d+)?$/.exec(text);
+  if (!m) return [text];
+  return m[2] ? [m[1], '#' + Number(m[2])] : [m[1]];
 }
 
 function copyText(text) {
