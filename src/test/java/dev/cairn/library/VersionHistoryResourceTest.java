@@ -276,14 +276,39 @@ class VersionHistoryResourceTest {
         Eventually.within(Duration.ofSeconds(10), () -> asAdmin().get("/books/{b}/loans", book).then().statusCode(200)
                 .body("items.loanId", equalTo(List.of(kept))));
         asAdmin().get("/books/{b}/page", book).then().statusCode(200).body("loans.items.loanId", equalTo(List.of(kept)));
-        // the engine's own Queries too: the member's dependents count finds no loan once the last is gone, though
-        // the loans' versions stay in its partition
-        as(member, "cairn-writer").delete("/members/{m}", member).then().statusCode(409);
-        as(member, "cairn-writer").delete("/members/{m}/loans/{l}", member, kept).then().statusCode(204);
+        // the engine's own Queries too: a member's purge counts its dependents (members are soft-deleted, so the
+        // count is the purge's), and it finds the live loan, then no loan once the last is gone, though the loans'
+        // versions stay in the member's partition
         as(member, "cairn-writer").delete("/members/{m}", member).then().statusCode(204);
+        asAdmin().delete("/members/deleted/{m}", member).then().statusCode(409).body("code", equalTo("StillReferenced"));
+        as(member, "cairn-writer").delete("/members/{m}/loans/{l}", member, kept).then().statusCode(204);
+        asAdmin().delete("/members/deleted/{m}", member).then().statusCode(204);
         assertThat(snapshots(member, kept)).hasSize(4);
         asAdmin().get("/members/{m}/loans/{l}/versions", member, kept).then().statusCode(200)
                 .body("items[0].deletedBy", equalTo(member));
+    }
+
+    /**
+     * Loans are soft-deleted and keep history: the soft delete keeps the last version marked with its deleter, in its
+     * tombstone's transaction, and a restore writes the next version, so the numbering goes on without a gap.
+     */
+    @Test
+    void aSoftDeleteKeepsTheLastVersionAndARestoreGoesOnFromIt() {
+        String member = member("vs");
+        String book = book("Restored");
+        String loan = loan(member, book);
+        renew(member, loan, "2027-04-01");
+        as(member, "cairn-writer").delete("/members/{m}/loans/{l}", member, loan).then().statusCode(204);
+        assertThat(snapshots(member, loan)).hasSize(2);
+        asAdmin().get("/members/{m}/loans/{l}/versions", member, loan).then().statusCode(200)
+                .body("items.version", equalTo(List.of(2, 1))).body("items[0].deletedBy", equalTo(member));
+
+        as(member, "cairn-writer").post("/members/{m}/loans/{l}/restore", member, loan).then().statusCode(200)
+                .header("ETag", "\"3\"");
+        assertThat(snapshots(member, loan)).hasSize(2);
+        asAdmin().get("/members/{m}/loans/{l}/versions", member, loan).then().statusCode(200)
+                .body("items.version", equalTo(List.of(3, 2, 1))).body("items[0].current", equalTo(true))
+                .body("items[0].writtenBy", equalTo(member)).body("items[1].deletedBy", equalTo(member));
     }
 
     @Test
