@@ -189,7 +189,8 @@ public class DeclaredModels implements AccessPatterns {
                         + "reads the item (1 GetItem) and moves it here in ONE TransactWriteItems (1 Delete, 1 Put, +1 per "
                         + "unique value); a restore reads it (1 GetItem, +1 BatchGetItem of its refs) and moves it back in "
                         + "ONE TransactWriteItems (1 Put, 1 Delete, +1 per ref and unique value); a purge reads it "
-                        + "(1 GetItem, +1 Query per kind of dependent) and deletes it (1 DeleteItem, or a transaction "
+                        + "(1 GetItem; where anything may depend on it, +1 GetItem of the live key and +1 Query per kind of dependent "
+                        + "and per soft-deleted child entity) and deletes it (1 DeleteItem, or a transaction "
                         + "with the unique values it kept)",
                 "DELETE " + model.path() + ", POST " + model.restorePath() + ", DELETE " + model.purgePath(), table,
                 dev.cairn.core.entity.Tombstones.keyOf(entity.key(example))));

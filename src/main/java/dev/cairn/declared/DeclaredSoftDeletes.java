@@ -185,11 +185,22 @@ public class DeclaredSoftDeletes {
         String what = service.what(entity, address);
         EntityModel model = entity.model();
         var dependents = models.plan().dependents(entity.name());
+        // what depends on the id: live items (edges, children, copies) and the tombstones of deleted children, which
+        // a purge would otherwise leave behind, restorable under a later item of the same id
+        var queries = new ArrayList<QuerySpec>(dependents == null ? List.of() : dependents.apply(address.id()));
+        String scope = String.join("#", address.identity());
+        models.plan().entities().stream().map(DeclaredEntity::model)
+                .filter(child -> child.softDelete() && child.parent() != null && entity.name().equals(child.parent().entity()))
+                .forEach(child -> queries.add(QuerySpec.on(Tombstones.LISTING, Tombstones.listing(child.name(), scope))
+                        .limit(1).build()));
         return entities.againOnConflict(tombstone(entity, address, what).chain(tombstone -> {
             Stored<Doc> was = entity.spec().fromItem(Tombstones.item(tombstone));
-            Uni<Integer> count = dependents == null ? Uni.createFrom().item(0)
-                    : Uni.join().all(dependents.apply(address.id()).stream().map(q -> store.page(q.withLimit(1), null)).toList())
-                    .andFailFast().map(pages -> pages.stream().mapToInt(p -> p.items().size()).sum());
+            // once the id is live again, what depends on it is the live item's: nothing holds the old one back
+            Uni<Integer> count = queries.isEmpty() ? Uni.createFrom().item(0)
+                    : store.getItem(entity.key(address.identity()), true).chain(live -> live != null
+                            ? Uni.createFrom().item(0)
+                            : Uni.join().all(queries.stream().map(q -> store.page(q.withLimit(1), null)).toList())
+                            .andFailFast().map(pages -> pages.stream().mapToInt(p -> p.items().size()).sum()));
             return count.chain(found -> {
                 if (found > 0) {
                     throw new CairnException(new CairnError.StillReferenced("deleted " + what + " is still referenced by "
