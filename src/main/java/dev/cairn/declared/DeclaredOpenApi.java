@@ -302,6 +302,9 @@ public final class DeclaredOpenApi {
                 .description("Brings the " + what + " back as it was (same id, its index keys back, a new version), its "
                         + "copies taken fresh from their sources, in one transaction; on any refusal nothing changes.");
         pathParameters(restore, entity.restorePath());
+        // If-Match names the version deleted (the item's last ETag): a restore of exactly what the caller saw
+        restore.addParameter(ifMatch());
+        restore.addExtension(dev.cairn.platform.OpenApiDocs.SHOWS_CURRENT, "412");
         restore.addExtension(dev.cairn.platform.OpenApiDocs.ACTION, Boolean.TRUE);
         restore.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("The " + what + ", restored", entity.name()))
                 .addAPIResponse("404", OASFactory.createAPIResponse().description("No deleted " + what + " of this id "
@@ -324,6 +327,8 @@ public final class DeclaredOpenApi {
                 .description("Removes the deleted " + what + " and the unique values it kept; irreversible. Refused "
                         + "while anything still refers to it, as a delete of a live one is.");
         pathParameters(purge, entity.purgePath());
+        purge.addParameter(ifMatch());
+        purge.addExtension(dev.cairn.platform.OpenApiDocs.SHOWS_CURRENT, "412");
         purge.responses(OASFactory.createAPIResponses().addAPIResponse("204",
                         OASFactory.createAPIResponse().description("No Content"))
                 .addAPIResponse("404", OASFactory.createAPIResponse().description("No deleted " + what + " of this id"))

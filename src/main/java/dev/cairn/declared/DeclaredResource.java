@@ -87,7 +87,8 @@ public class DeclaredResource {
     @Path("{path: .+}/restore")
     @Operation(hidden = true)
     public Uni<RestResponse<Object>> restore(@Context UriInfo uri, @Context RoutingContext context,
-                                             @Context HttpHeaders headers, String body) {
+                                             @Context HttpHeaders headers, @RestHeader("If-Match") String ifMatch,
+                                             String body) {
         Match match = match("POST", uri, context);
         if (match.route().action() != Action.RESTORE) {
             if (headers.getMediaType() == null || !headers.getMediaType().isCompatible(MediaType.APPLICATION_JSON_TYPE)) {
@@ -96,7 +97,7 @@ public class DeclaredResource {
             return post(uri, context, body);
         }
         var entity = match.route().entity();
-        return softDeletes.restore(entity, address(match), idParameter(match))
+        return softDeletes.restore(entity, address(match), idParameter(match), Http.ifMatch(ifMatch))
                 .map(stored -> Responses.ok(stored, (Object) service.view(entity, stored)))
                 .onFailure().transform(e -> withCurrent(entity, e));
     }
@@ -189,8 +190,9 @@ public class DeclaredResource {
             return aggregates.delete(match, ifMatch);
         }
         if (match.route().action() == Action.PURGE) {
-            return softDeletes.purge(match.route().entity(), address(match), idParameter(match))
-                    .map(purged -> Responses.noContent());
+            return softDeletes.purge(match.route().entity(), address(match), idParameter(match), Http.ifMatch(ifMatch))
+                    .<RestResponse<Void>>map(purged -> Responses.noContent())
+                    .onFailure().transform(e -> withCurrent(match.route().entity(), e));
         }
         return service.delete(match.route().entity(), address(match), idParameter(match), Http.ifMatch(ifMatch))
                 .<RestResponse<Void>>map(deleted -> Responses.noContent())

@@ -103,7 +103,7 @@ public class DeclaredSoftDeletes {
                 // writes the next version, and the versions go on without a gap
                 actions.addAll(VersionSnapshots.snapshot(model.history(), model.name(), item, now, by));
             }
-            return store.transact(TransactionPlan.of(actions));
+            return transact(actions);
         }), ifMatch).onFailure(e -> e instanceof CairnException ce && ce.error() instanceof CairnError.Conflict c
                 && c.detail().startsWith("a deleted ")).transform(e -> new CairnException(new CairnError.Conflict(
                 "a deleted " + what + " is waiting to be restored or purged: purge it before deleting this one")));
@@ -112,7 +112,7 @@ public class DeclaredSoftDeletes {
     // --- restore --------------------------------------------------------------------------------------------------
 
     /** Brings the item back as it was, at its next version, with fresh copies; the table is unchanged on a refusal. */
-    public Uni<Stored<Doc>> restore(DeclaredEntity entity, Address address, String parameter) {
+    public Uni<Stored<Doc>> restore(DeclaredEntity entity, Address address, String parameter, Long ifMatch) {
         DeclaredService.actOn(entity, address, parameter);
         String what = service.what(entity, address);
         EntityModel model = entity.model();
@@ -121,6 +121,7 @@ public class DeclaredSoftDeletes {
         return entities.againOnCollision(tombstone(entity, address, what).chain(tombstone -> {
             Stored<Doc> was = entity.spec().fromItem(Tombstones.item(tombstone));
             long version = dev.cairn.core.entity.EntitySpec.versionOf(tombstone);
+            EntityService.requireVersion(entity.spec(), was, ifMatch, "deleted " + what);
             var refs = new ArrayList<RefModel>();
             if (model.parent() != null && model.parent().entity() != null) {
                 refs.add(model.parent());
@@ -160,7 +161,7 @@ public class DeclaredSoftDeletes {
                 actions.add(0, WriteAction.putItem(key, item, Expectation.ABSENT, what));
                 actions.add(1, WriteAction.delete("deleted " + what, tombstoneKey, Expectation.present(version)));
                 actions.addAll(UniqueSentinels.restored(model.name(), model.unique(), key, tombstoneKey, doc.values(), now));
-                return store.transact(TransactionPlan.of(actions))
+                return transact(actions)
                         .onFailure(e -> CairnException.is(e, CairnError.NotFound.class)).transform(e -> {
                             // a ref's check refused: the ref it names is gone (a restore's body is the tombstone)
                             for (RefModel ref : refs) {
@@ -180,7 +181,7 @@ public class DeclaredSoftDeletes {
     // --- purge ----------------------------------------------------------------------------------------------------
 
     /** Removes the tombstone for good, with the values it kept; refused while anything depends on the id. */
-    public Uni<Void> purge(DeclaredEntity entity, Address address, String parameter) {
+    public Uni<Void> purge(DeclaredEntity entity, Address address, String parameter, Long ifMatch) {
         DeclaredService.actOn(entity, address, parameter);
         String what = service.what(entity, address);
         EntityModel model = entity.model();
@@ -195,6 +196,7 @@ public class DeclaredSoftDeletes {
                         .limit(1).build()));
         return entities.againOnConflict(tombstone(entity, address, what).chain(tombstone -> {
             Stored<Doc> was = entity.spec().fromItem(Tombstones.item(tombstone));
+            EntityService.requireVersion(entity.spec(), was, ifMatch, "deleted " + what);
             // once the id is live again, what depends on it is the live item's: nothing holds the old one back
             Uni<Integer> count = queries.isEmpty() ? Uni.createFrom().item(0)
                     : store.getItem(entity.key(address.identity()), true).chain(live -> live != null
@@ -211,9 +213,9 @@ public class DeclaredSoftDeletes {
                 actions.add(WriteAction.delete("deleted " + what, tombstoneKey,
                         Expectation.present(dev.cairn.core.entity.EntitySpec.versionOf(tombstone))));
                 actions.addAll(UniqueSentinels.purged(model.name(), model.unique(), tombstoneKey, was.value().values()));
-                return actions.size() == 1 ? store.write(actions.get(0)) : store.transact(TransactionPlan.of(actions));
+                return actions.size() == 1 ? store.write(actions.get(0)) : transact(actions);
             });
-        }), null);
+        }), ifMatch);
     }
 
     // --- the deleted listing --------------------------------------------------------------------------------------
@@ -242,6 +244,24 @@ public class DeclaredSoftDeletes {
     }
 
     // --- helpers --------------------------------------------------------------------------------------------------
+
+    /**
+     * ONE transaction whose first action is the write's own item. When a racing twin (the same delete, restore or
+     * purge) won, that item's condition failed and so did the tombstone's beside it: the item's failure is the answer
+     * (a delete reads again and finds nothing, a restore meets the item restored), not a list of internal actions.
+     */
+    private Uni<Void> transact(List<WriteAction> actions) {
+        return store.transact(TransactionPlan.of(actions)).onFailure(e -> ownFailure(e) != null)
+                .transform(e -> new CairnException(actions.get(0).explainFailure(ownFailure(e).oldItem()), e));
+    }
+
+    private static CairnError.ActionFailure ownFailure(Throwable e) {
+        if (!(e instanceof CairnException ce && ce.error() instanceof CairnError.TransactionCanceled canceled)
+                || !canceled.failures().stream().allMatch(f -> "ConditionalCheckFailed".equals(f.reason()))) {
+            return null;
+        }
+        return canceled.failures().stream().filter(f -> f.index() == 0).findFirst().orElse(null);
+    }
 
     /** The tombstone of the addressed item (404 when there is none, or it is not the caller's to see). */
     private Uni<Map<String, AttributeValue>> tombstone(DeclaredEntity entity, Address address, String what) {

@@ -314,6 +314,78 @@ class SoftDeleteResourceTest {
     }
 
     @Test
+    void aRestoreAndAPurgeUnderIfMatchActOnlyOnTheVersionDeletedAndA412ShowsIt() {
+        String book = "sd-book8-" + k;
+        createBook(book, "Earthsea").then().statusCode(201);
+        given().contentType("application/merge-patch+json").body("{\"title\":\"Earthsea II\"}").patch("/books/{b}", book)
+                .then().statusCode(200).header("ETag", "\"2\"");
+        given().delete("/books/{b}", book).then().statusCode(204);
+        var tombstone = raw("~DELETED#BOOK#" + book, "BOOK");
+
+        given().header("If-Match", "\"1\"").post("/books/{b}/restore", book).then().statusCode(412)
+                .contentType("application/problem+json").body("code", equalTo("VersionConflict"))
+                .body("current.title", equalTo("Earthsea II")).header("ETag", "\"2\"");
+        given().header("If-Match", "\"1\"").delete("/books/deleted/{b}", book).then().statusCode(412)
+                .contentType("application/problem+json").body("code", equalTo("VersionConflict"));
+        given().header("If-Match", "not-a-version").post("/books/{b}/restore", book).then().statusCode(400)
+                .contentType("application/problem+json");
+        assertThat(raw("~DELETED#BOOK#" + book, "BOOK")).isEqualTo(tombstone);
+        assertThat(raw("BOOK#" + book, "BOOK")).isNull();
+
+        given().header("If-Match", "\"2\"").post("/books/{b}/restore", book).then().statusCode(200)
+                .body("title", equalTo("Earthsea II")).header("ETag", "\"3\"");
+        given().delete("/books/{b}", book).then().statusCode(204);
+        given().header("If-Match", "\"3\"").delete("/books/deleted/{b}", book).then().statusCode(204);
+        assertThat(raw("~DELETED#BOOK#" + book, "BOOK")).isNull();
+    }
+
+    @Test
+    void racingTwinsOfADeleteOrARestoreAnswerAsIfTheyCameSecondNeverWithInternalItems() throws Exception {
+        String book = "sd-book9-" + k;
+        createBook(book, "Racing").then().statusCode(201);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            var deletes = new java.util.ArrayList<java.util.concurrent.Future<Response>>();
+            for (int i = 0; i < 8; i++) {
+                deletes.add(pool.submit(() -> given().delete("/books/{b}", book)));
+            }
+            var deleted = new java.util.ArrayList<Integer>();
+            for (var f : deletes) {
+                Response r = f.get();
+                deleted.add(r.statusCode());
+                if (r.statusCode() != 204) {
+                    assertThat(r.contentType()).startsWith("application/problem+json");
+                    assertThat(r.asString()).doesNotContain("~DELETED#").doesNotContain("TransactionCanceled");
+                }
+            }
+            assertThat(deleted).containsOnly(204, 404).containsOnlyOnce(204);
+
+            var restores = new java.util.ArrayList<java.util.concurrent.Future<Response>>();
+            for (int i = 0; i < 8; i++) {
+                restores.add(pool.submit(() -> given().post("/books/{b}/restore", book)));
+            }
+            var restored = new java.util.ArrayList<Integer>();
+            for (var f : restores) {
+                Response r = f.get();
+                restored.add(r.statusCode());
+                if (r.statusCode() == 409) {
+                    // it met the item restored by its twin: a Conflict showing it
+                    r.then().contentType("application/problem+json").body("code", equalTo("Conflict"))
+                            .body("current.title", equalTo("Racing"));
+                }
+                if (r.statusCode() != 200) {
+                    assertThat(r.asString()).doesNotContain("~DELETED#").doesNotContain("TransactionCanceled");
+                }
+            }
+            assertThat(restored).containsOnly(200, 404, 409).containsOnlyOnce(200);
+            given().get("/books/{b}", book).then().statusCode(200).header("ETag", "\"2\"");
+            assertThat(raw("~DELETED#BOOK#" + book, "BOOK")).isNull();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void theRoutesAreInTheContractTheAccessPatternsAndTheConsole() {
         String book = "sd-book7-" + k;
         createBook(book, "Console").then().statusCode(201);
