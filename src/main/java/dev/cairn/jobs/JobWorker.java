@@ -44,7 +44,7 @@ public class JobWorker {
 
     private final JobStore jobs;
     private final CascadeJobs cascades;
-    private final ListBackfills backfills;
+    private final Backfills backfills;
     private final Reconciles reconciles;
     private final AggregateStore aggregates;
     private final Catalog catalog;
@@ -55,7 +55,7 @@ public class JobWorker {
     private final AtomicLong oldestRunnableMillis = new AtomicLong();
     private volatile long timer = -1;
 
-    public JobWorker(JobStore jobs, CascadeJobs cascades, ListBackfills backfills, Reconciles reconciles,
+    public JobWorker(JobStore jobs, CascadeJobs cascades, Backfills backfills, Reconciles reconciles,
                      AggregateStore aggregates, Catalog catalog, CairnConfig config, Vertx vertx, MeterRegistry registry) {
         this.jobs = jobs;
         this.cascades = cascades;
@@ -125,7 +125,7 @@ public class JobWorker {
     private Uni<Void> run(Job job) {
         return switch (job.kind()) {
             case Job.CASCADE -> cascades.resume(job).replaceWithVoid();
-            case Job.LIST_BACKFILL -> backfills.resume(job).replaceWithVoid();
+            case Job.LIST_BACKFILL, Job.UNIQUE_BACKFILL -> backfills.resume(job).replaceWithVoid();
             case Job.RECONCILE -> reconciles.resume(job).replaceWithVoid();
             case Job.AGGREGATE_WRITE -> {
                 var target = AggregateStore.intentTarget(job);

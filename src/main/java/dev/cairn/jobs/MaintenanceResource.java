@@ -40,19 +40,22 @@ import org.jboss.resteasy.reactive.RestResponse;
 import java.net.URI;
 import java.util.Map;
 
-/** Maintenance as durable jobs (cairn-admin): the backfill of an aggregate's lists, the reconcile of copies. */
+/**
+ * Maintenance as durable jobs (cairn-admin): the backfill of an aggregate's lists, the backfill of an entity's unique
+ * values, the reconcile of copies.
+ */
 @Tag(name = "Maintenance", description = "One-off data maintenance, run as durable jobs")
 @Path("/maintenance")
 @Produces(MediaType.APPLICATION_JSON)
 public class MaintenanceResource {
 
-    private final ListBackfills backfills;
+    private final Backfills backfills;
     private final Reconciles reconciles;
     private final Catalog catalog;
     private final JobStore jobs;
     private final CairnConfig config;
 
-    public MaintenanceResource(ListBackfills backfills, Reconciles reconciles, Catalog catalog, JobStore jobs,
+    public MaintenanceResource(Backfills backfills, Reconciles reconciles, Catalog catalog, JobStore jobs,
                                CairnConfig config) {
         this.backfills = backfills;
         this.reconciles = reconciles;
@@ -82,8 +85,36 @@ public class MaintenanceResource {
         if (listed == null || listed.listings().isEmpty()) {
             throw new CairnException(new CairnError.NotFound("no aggregate " + aggregate + " with lists"));
         }
-        return backfills.start(listed).map(job -> RestResponse.ResponseBuilder.<Map<String, Object>>accepted(ListBackfills.view(job))
+        return backfills.start(listed).map(job -> RestResponse.ResponseBuilder.<Map<String, Object>>accepted(Backfills.listView(job))
                 .location(URI.create("/maintenance/jobs/" + job.id())).build());
+    }
+
+    /**
+     * Starts the job that takes the sentinels of an entity's items stored before a unique constraint was declared
+     * (e.g. {@code Member}): 1 TransactWriteItems of the job and its scan slot, then detached, per Scan page of 500
+     * items ONE TransactWriteItems per value to take (the item at the version read, the sentinel put while free or
+     * the item's own) and a checkpoint. A value another item holds is left to it and counted as failed, naming both.
+     * Safe to start again at any time: values taken already are left alone.
+     */
+    @POST
+    @AdminOnly
+    @Path("entities/{entity}/unique-backfills")
+    @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
+    @APIResponse(responseCode = "202", description = "The job is recorded and running: follow it at Location",
+            headers = @Header(name = "Location", description = "The job: GET /maintenance/jobs/{id}", schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(schema = @Schema(implementation = ApiSchemas.UniqueBackfillJob.class)))
+    @APIResponse(responseCode = "409", description = "MaintenanceBusy: as many jobs scanning the table as "
+            + "cairn.reconcile.max-scans allows run already (`runningJobs`); nothing was started")
+    @Operation(operationId = "startUniqueBackfill", summary = "Backfill an entity's unique values (the sentinels of items stored before a constraint was declared), as a durable job")
+    public Uni<RestResponse<Map<String, Object>>> startUniqueBackfill(@RestPath String entity) {
+        Caller.current().requireAllWorkspaces("a unique backfill");
+        Backfills.Kind kind = backfills.kind(Job.UNIQUE_BACKFILL);
+        var target = kind == null ? null : kind.target(Http.id("entity", entity));
+        if (target == null) {
+            throw new CairnException(new CairnError.NotFound("no entity " + entity + " with unique values"));
+        }
+        return backfills.start(Job.UNIQUE_BACKFILL, target).map(job -> RestResponse.ResponseBuilder
+                .<Map<String, Object>>accepted(kind.view(job)).location(URI.create("/maintenance/jobs/" + job.id())).build());
     }
 
     /**
@@ -141,13 +172,13 @@ public class MaintenanceResource {
     @Path("jobs/{id}/cancel")
     @Extension(name = OpenApiDocs.ACTION, value = "true", parseValue = true)
     @APIResponse(responseCode = "200", description = "The job, cancelled", content = @Content(schema = @Schema(oneOf = {
-            ApiSchemas.ListBackfillJob.class, ApiSchemas.ReconcileJob.class})))
+            ApiSchemas.ListBackfillJob.class, ApiSchemas.UniqueBackfillJob.class, ApiSchemas.ReconcileJob.class})))
     @APIResponse(responseCode = "409", description = "Conflict: the job has ended already (done, failed or cancelled)")
-    @Operation(operationId = "cancelMaintenanceJob", summary = "Cancel a running maintenance job (reconcile or list backfill)")
+    @Operation(operationId = "cancelMaintenanceJob", summary = "Cancel a running maintenance job (reconcile, list or unique backfill)")
     public Uni<Map<String, Object>> cancel(@RestPath String id) {
         Caller.current().requireAllWorkspaces("a maintenance job");
         return jobs.get(Http.id("id", id)).chain(job -> {
-            if (job == null || !(Job.LIST_BACKFILL.equals(job.kind()) || Job.RECONCILE.equals(job.kind()))) {
+            if (job == null || !(backfills.serves(job) || Job.RECONCILE.equals(job.kind()))) {
                 throw new CairnException(new CairnError.NotFound("maintenance job " + id + " does not exist"));
             }
             return jobs.cancel(job).chain(cancelled -> {
@@ -155,12 +186,12 @@ public class MaintenanceResource {
                     throw new CairnException(new CairnError.Conflict("maintenance job " + id + " has ended already"));
                 }
                 return jobs.get(job.id());
-            }).map(MaintenanceResource::view);
+            }).map(this::view);
         });
     }
 
-    private static Map<String, Object> view(Job job) {
-        return Job.LIST_BACKFILL.equals(job.kind()) ? ListBackfills.view(job) : Reconciles.view(job);
+    private Map<String, Object> view(Job job) {
+        return backfills.serves(job) ? backfills.view(job) : Reconciles.view(job);
     }
 
     /** {@code state}: pending, running, done, failed or cancelled (default running); finished ones newest first. */
@@ -181,13 +212,13 @@ public class MaintenanceResource {
     @AdminOnly
     @Path("jobs/{id}")
     @APIResponse(responseCode = "200", description = "The job", content = @Content(schema = @Schema(oneOf = {
-            ApiSchemas.ListBackfillJob.class, ApiSchemas.ReconcileJob.class})))
+            ApiSchemas.ListBackfillJob.class, ApiSchemas.UniqueBackfillJob.class, ApiSchemas.ReconcileJob.class})))
     @Operation(operationId = "getMaintenanceJob", summary = "Read a maintenance job: its state and counts (1 GetItem)")
     public Uni<Map<String, Object>> job(@RestPath String id) {
         Caller.current().requireAllWorkspaces("a maintenance job");
         return jobs.get(Http.id("id", id)).map(job -> {
-            if (job != null && Job.LIST_BACKFILL.equals(job.kind())) {
-                return ListBackfills.view(job);
+            if (backfills.serves(job)) {
+                return backfills.view(job);
             }
             if (job != null && Job.RECONCILE.equals(job.kind())) {
                 return Reconciles.view(job);

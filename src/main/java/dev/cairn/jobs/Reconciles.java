@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * current version and rewrites it through the cascade's own planner and units (conditioned on the copy still being
  * older; an aggregate member with its root's version bump). One source: its copy queries. An entity type or
  * everything: a Scan of the items holding copies, and per page ONE strongly consistent BatchGetItem of the distinct
- * sources. A copy whose source is gone is counted as orphaned and left alone. Durable like {@link ListBackfills}:
+ * sources. A copy whose source is gone is counted as orphaned and left alone. Durable like {@link Backfills}:
  * a checkpoint after each page, a lease kept alive by a heartbeat, a dead owner's job resumed by any replica's
  * {@link JobWorker}. Paced: at most {@code rate} copies checked (and items read) per second, so it never starves
  * traffic.

@@ -42,6 +42,23 @@ public final class ApiSchemas {
             @Schema(format = "date-time") String finishedAt) {
     }
 
+    @Schema(name = "UniqueBackfillJob", description = "The durable job that takes the unique values of an entity's items "
+            + "stored before a constraint was declared (their sentinels)")
+    public record UniqueBackfillJob(
+            @Schema(required = true) String id,
+            @Schema(required = true, enumeration = {"unique-backfill"}) String kind,
+            @Schema(required = true, description = "The entity whose items it reads") String entity,
+            @Schema(required = true, enumeration = {"pending", "running", "done", "failed", "cancelled"}) String state,
+            @Schema(required = true, description = "Scan pages done") int pages,
+            @Schema(required = true, description = "Items read") int items,
+            @Schema(required = true, description = "Values taken (sentinels written)") int taken,
+            @Schema(required = true, description = "Items whose values were theirs already, or changed meanwhile (their own write took them)") int unchanged,
+            @Schema(required = true, description = "Values another item holds: left to it; the item cannot change or give up the value until one of the two changes") int failed,
+            @Schema(required = true, description = "The first failures (at most 50): the item's id, the constraint, the id of the item holding the value") List<Map<String, String>> failures,
+            @Schema(format = "date-time") String createdAt,
+            @Schema(format = "date-time") String finishedAt) {
+    }
+
     @Schema(name = "ReconcileJob", description = "The durable job that rewrites every copy older than its source's current version")
     public record ReconcileJob(
             @Schema(required = true) String id,

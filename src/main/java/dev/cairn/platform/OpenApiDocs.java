@@ -68,7 +68,7 @@ public class OpenApiDocs implements OASFilter {
     /** Operations that never read the table (no 503). */
     private static final Set<String> TABLE_FREE = Set.of("listAccessPatterns");
     /** Answers that are not one versioned entity carry no ETag. */
-    private static final Set<String> UNVERSIONED = Set.of("CascadeJob", "ListBackfillJob", "ReconcileJob", "AccessPattern");
+    private static final Set<String> UNVERSIONED = Set.of("CascadeJob", "ListBackfillJob", "UniqueBackfillJob", "ReconcileJob", "AccessPattern");
 
     /** An id in a path or body: 1 to 128 characters, not only white space, not . or .., no control characters (ECMA-262). */
     public static final String ID_PATTERN = ValidId.PATTERN;

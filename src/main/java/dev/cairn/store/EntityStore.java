@@ -344,15 +344,18 @@ public class EntityStore {
     }
 
     /**
-     * One page of a Scan for the items of one type at one sort key, read consistently, from a raw position: for a
+     * One page of a Scan for the items of one type at one sort key (any, when null), read consistently, from a raw position: for a
      * one-off backfill of items that no index finds yet (a job checkpoints the position). No request path scans.
      */
     public Uni<RawPage> scanPage(String entityType, String sortKey, int limit, Map<String, AttributeValue> start) {
+        // a null sort key: every item of the type, whatever its sort key (a child's carries its id)
         return deferred(() -> gateway.scan(ScanRequest.builder()
                         .tableName(settings.table()).limit(limit).consistentRead(true)
-                        .filterExpression("#type = :type AND #sk = :sk")
-                        .expressionAttributeNames(Map.of("#type", TableSpec.TYPE, "#sk", TableSpec.SK))
-                        .expressionAttributeValues(Map.of(":type", AttributeValue.fromS(entityType), ":sk", AttributeValue.fromS(sortKey)))
+                        .filterExpression(sortKey == null ? "#type = :type" : "#type = :type AND #sk = :sk")
+                        .expressionAttributeNames(sortKey == null ? Map.of("#type", TableSpec.TYPE)
+                                : Map.of("#type", TableSpec.TYPE, "#sk", TableSpec.SK))
+                        .expressionAttributeValues(sortKey == null ? Map.of(":type", AttributeValue.fromS(entityType))
+                                : Map.of(":type", AttributeValue.fromS(entityType), ":sk", AttributeValue.fromS(sortKey)))
                         .exclusiveStartKey(start).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build())
                 .map(r -> new RawPage(r.items(), r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty() ? r.lastEvaluatedKey() : null)));
     }

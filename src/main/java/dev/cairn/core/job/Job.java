@@ -13,6 +13,7 @@ import java.util.Map;
  * A durable multi-step write recorded in the table: what to do ({@code kind} and its {@code target}), how far it
  * got ({@link Progress}, the checkpoint a resumed run starts from), its state, and the lease of the replica
  * working on it. Kinds: {@value #CASCADE} (bring every copy of a source entity up to date), {@value #LIST_BACKFILL},
+ * {@value #UNIQUE_BACKFILL},
  * {@value #RECONCILE} and {@value #AGGREGATE_WRITE} (the intent of a multi-transaction aggregate write, finished
  * or undone by whoever finds it after its writer died).
  */
@@ -24,6 +25,8 @@ public record Job(String id, String kind, State state, Map<String, AttributeValu
     public static final String AGGREGATE_WRITE = "aggregate-write";
     /** List the roots of an aggregate stored before its lists existed (a Scan, page by page, checkpointed). */
     public static final String LIST_BACKFILL = "list-backfill";
+    /** Take the sentinels of an entity's items stored before a unique constraint was declared (a Scan, checkpointed). */
+    public static final String UNIQUE_BACKFILL = "unique-backfill";
     /** Rewrite every copy older than its source's current version (one source, one entity type or all; paged, paced). */
     public static final String RECONCILE = "reconcile";
     /** Failed copy keys kept on the job record; the count goes on past it. */
