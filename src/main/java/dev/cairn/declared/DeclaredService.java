@@ -753,7 +753,10 @@ public class DeclaredService {
             return change.apply(current);
         });
         var target = new CascadeService.Target<>(entity.spec(), Doc.class, address.id(), cascade);
-        return cascades.patch(target, seen, ifMatch, mode, what).map(patched -> new Changed(entity, patched.stored(), patched));
+        // the unique values it moves are given up and taken in the source's own transaction, as on every other write
+        return cascades.patch(target, seen, ifMatch, mode, what,
+                        (current, patched, now) -> sentinels(entity, current.value(), patched, now))
+                .map(patched -> new Changed(entity, patched.stored(), patched));
     }
 
     /**

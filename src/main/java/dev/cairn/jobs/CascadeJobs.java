@@ -90,13 +90,17 @@ public class CascadeJobs {
      * Commits the source write and a new cascade job (owned by this process) in ONE transaction; a refused source
      * write is that write's own error (NotFound, VersionConflict) and records no job.
      */
-    public Uni<Job> commit(WriteAction sourceWrite, CascadeSource source) {
+    public Uni<Job> commit(List<WriteAction> sourceWrites, CascadeSource source) {
         return Uni.createFrom().deferred(() -> {
             Instant now = store.now();
             String id = JobTable.newId(now);
             WriteAction job = jobs.create(Job.CASCADE, id, source.toAttributes());
             var lease = new Lease(jobs.settings().owner(), now.plus(jobs.settings().jobLease()));
-            return store.transact(TransactionPlan.of(List.of(sourceWrite, job)))
+            var actions = new java.util.ArrayList<WriteAction>();
+            actions.add(sourceWrites.get(0));
+            actions.add(job);
+            actions.addAll(sourceWrites.subList(1, sourceWrites.size()));
+            return store.transact(TransactionPlan.of(actions))
                     .replaceWith(Job.started(id, Job.CASCADE, source.toAttributes(), lease, now));
         });
     }

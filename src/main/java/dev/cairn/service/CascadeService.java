@@ -33,6 +33,7 @@ import jakarta.inject.Inject;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,21 @@ public class CascadeService {
 
     /** As above, for any change of the source (a merge patch, a JSON Patch, a replacement). */
     public <T> Uni<Patched<T>> patch(Target<T> target, UnaryOperator<T> change, Long ifMatch, Mode mode, String what) {
+        return patch(target, change, ifMatch, mode, what, (current, patched, now) -> List.of());
+    }
+
+    /** The writes that go with a source's change in its own transaction (e.g. the unique values it moves). */
+    @FunctionalInterface
+    public interface Alongside<T> {
+        List<WriteAction> of(Stored<T> current, T patched, Instant now);
+    }
+
+    /**
+     * As above, with the writes that go with the source's change in its own transaction ({@code alongside}): with the
+     * cascade job's record (eventual), or with every copy (transactional). A refused one refuses the change.
+     */
+    public <T> Uni<Patched<T>> patch(Target<T> target, UnaryOperator<T> change, Long ifMatch, Mode mode, String what,
+                                     Alongside<T> alongside) {
         return Uni.createFrom().deferred(() -> {
             CopyBudget budget = limits.admitCascade(Caller.current().subject());
             var job = new AtomicReference<Job>();
@@ -115,12 +131,14 @@ public class CascadeService {
                 report.set(null);
                 Instant now = store.now();
                 var next = new Stored<>(target.spec().asStored(patched), current.key(), current.version() + 1, current.createdAt(), now);
-                WriteAction sourceWrite = WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now);
+                var sourceWrites = new ArrayList<WriteAction>();
+                sourceWrites.add(WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now));
+                sourceWrites.addAll(alongside.of(current, patched, now));
                 CascadeSource source = new CascadeSource(target.spec().type(), target.id(), next.version(),
                         target.spec().codec().encode(patched));
                 Uni<?> written = mode == Mode.EVENTUAL
-                        ? jobs.commit(sourceWrite, source).invoke(job::set)
-                        : cascades.transactional(sourceWrite, target.cascade().copies().apply(target.id()), source,
+                        ? jobs.commit(sourceWrites, source).invoke(job::set)
+                        : cascades.transactional(sourceWrites, target.cascade().copies().apply(target.id()), source,
                         target.cascade().planner(), budget).invoke(report::set);
                 return written.replaceWith(next);
             };

@@ -118,16 +118,16 @@ public class CascadeStore {
     }
 
     /**
-     * The source write and every copy in ONE transaction; more than fits is a CascadeTooLarge with nothing
+     * The source's writes (its change first, then what goes with it) and every copy in ONE transaction; more than fits is a CascadeTooLarge with nothing
      * written. The copies are taken from {@code budget} once they are planned, before the transaction, all or none
      * (a 429 when the budget does not hold them), and given back when the transaction is refused.
      */
-    public Uni<Report> transactional(WriteAction sourceWrite, List<QuerySpec> copies, CascadeSource source,
+    public Uni<Report> transactional(List<WriteAction> sourceWrites, List<QuerySpec> copies, CascadeSource source,
                                      CascadePlanner planner, CopyBudget budget) {
         return findCopies(copies, source.entity()).chain(listed -> current(listed, planner)).chain(found -> {
             List<Unit> units = planner.plan(found, source, store.now());
             var actions = new ArrayList<WriteAction>();
-            actions.add(sourceWrite);
+            actions.addAll(sourceWrites);
             units.forEach(u -> actions.addAll(u.actions()));
             if (actions.size() > TransactionPlan.MAX_ACTIONS) {
                 return Uni.createFrom().failure(new CairnException(new CairnError.CascadeTooLarge(

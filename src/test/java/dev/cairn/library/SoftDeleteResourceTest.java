@@ -358,7 +358,7 @@ class SoftDeleteResourceTest {
                     assertThat(r.asString()).doesNotContain("~DELETED#").doesNotContain("TransactionCanceled");
                 }
             }
-            assertThat(deleted).containsOnly(204, 404).containsOnlyOnce(204);
+            assertThat(deleted).isSubsetOf(204, 404).containsOnlyOnce(204);
 
             var restores = new java.util.ArrayList<java.util.concurrent.Future<Response>>();
             for (int i = 0; i < 8; i++) {
@@ -377,7 +377,7 @@ class SoftDeleteResourceTest {
                     assertThat(r.asString()).doesNotContain("~DELETED#").doesNotContain("TransactionCanceled");
                 }
             }
-            assertThat(restored).containsOnly(200, 404, 409).containsOnlyOnce(200);
+            assertThat(restored).isSubsetOf(200, 404, 409).containsOnlyOnce(200);
             given().get("/books/{b}", book).then().statusCode(200).header("ETag", "\"2\"");
             assertThat(raw("~DELETED#BOOK#" + book, "BOOK")).isNull();
         } finally {

@@ -142,7 +142,6 @@ public final class ModelReader extends YamlReader {
             throw fail(top, "declares no entities");
         }
         EmbeddedRefs.check(file, entities);
-        checkUniqueWrites(entities, pending);
         // Aggregates (AggregateReader): after the entities they copy, before the views and demo items.
         List<AggregateModel> aggregates = !keys.containsKey("aggregates") ? List.of()
                 : AggregateReader.read(file, keys.get("aggregates").node(), "aggregates", entities, domainTenant);
@@ -604,25 +603,6 @@ public final class ModelReader extends YamlReader {
         return fields.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
     }
 
-    /**
-     * Unique values are kept by the entity's own writes; an entity others copy from changes through its cascade, and
-     * one embedded whole in aggregates through theirs: neither writes sentinels yet, so neither may declare them.
-     */
-    private void checkUniqueWrites(Map<String, EntityModel> entities, Map<String, At> places) {
-        for (EntityModel model : entities.values()) {
-            if (model.unique().isEmpty()) {
-                continue;
-            }
-            At at = places.get(model.name());
-            boolean copied = model.copies() != null || entities.values().stream().anyMatch(other -> other.refs().stream()
-                    .anyMatch(r -> r.entity().equals(model.name()) && (!r.copies().isEmpty() || r.embed() != null)));
-            if (copied) {
-                throw new ModelException(file, model.unique().get(0).line(), at.where() + ".unique",
-                        "an entity others copy from changes through its cascade, which does not keep unique values yet: "
-                                + "declare them on an entity nothing copies");
-            }
-        }
-    }
 
     private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {
         var map = map(at, Set.of("from", "to", "key", "inverse", "indexes", "path", "fields", "describe", "input", "operations",

@@ -96,7 +96,7 @@ class UniqueModelTest {
     }
 
     @Test
-    void anEntityOthersCopyFromCannotDeclareUniqueValuesYet() {
+    void anEntityOthersCopyFromDeclaresUniqueValuesItsCascadeKeeps() {
         String copied = MODEL + """
               Note:
                 key: { pk: "NOTE#{noteId}", sk: NOTE }
@@ -106,8 +106,9 @@ class UniqueModelTest {
                 refs:
                   contactId: { entity: Contact, copy: { contactEmail: email } }
             """;
-        assertThat(failure(copied).getMessage()).contains("models/crm.yaml:20: entities.Contact.unique")
-                .contains("an entity others copy from changes through its cascade");
+        var model = ModelReader.read("models/crm.yaml", copied);
+        assertThat(model.entity("Contact").unique()).extracting(UniqueModel::name).containsExactly("email", "phone");
+        assertThat(model.entity("Note").refs().get(0).copies()).containsEntry("contactEmail", "email");
     }
 
     @Test
