@@ -35,6 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * member with that e-mail — no orphan that would lock a value out for ever, no member whose value another could take.
  * A fresh process then creates a member with every e-mail used: exactly the free ones are taken.
  * <p>
+ * Books others copy from keep a unique ISBN (library.yaml): their renames run through their cascade (eventual and
+ * transactional), the ISBN moving in the book's own transaction, beside creates that collide with the ISBN given up;
+ * after the kill books and ISBN sentinels are one to one too.
+ * <p>
  * Loans keep history (library.yaml): renewals and deletes of loans run beside the members' writes, and after the kill
  * every version of every loan below its live one has its snapshot, and a deleted loan's last version is there marked
  * with its deleter — each snapshot is in its write's own transaction, so no write is ever kept without it.
@@ -43,6 +47,8 @@ class UniqueKillIT {
 
     static final int MEMBERS = 16;
     static final String SENTINEL = "UNIQUE#Member#email#*#";
+    static final String ISBN_SENTINEL = "UNIQUE#Book#isbn#*#";
+    static final int BOOKS = 4;
 
     final String k = UUID.randomUUID().toString().substring(0, 8);
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -113,6 +119,11 @@ class UniqueKillIT {
         return "{\"memberId\":\"" + id + "\",\"name\":\"M\",\"email\":\"" + email + "\",\"address\":{\"city\":\"Leeds\"}}";
     }
 
+    /** An ISBN-13 of this test's fresh table: a generation and a book. */
+    static String isbn(int generation, int book) {
+        return String.format("978%05d%05d", generation, book);
+    }
+
     String email(String name, int i) {
         return name + i + "-" + k + "@example.org";
     }
@@ -133,10 +144,13 @@ class UniqueKillIT {
             assertThat(send(first, "DELETE", "/members/" + id, null, null)).isEqualTo(204);
             used.add(email("r", i));
         }
-        // a loan for each member whose write below is not its delete (a member with a loan is not deleted), renewed once
-        String book = "kb-" + k;
-        assertThat(send(first, "POST", "/books", "application/json", "{\"bookId\":\"" + book + "\",\"title\":\"K\"}"))
-                .isEqualTo(201);
+        // a loan for each member whose write below is not its delete (a member with a loan is not deleted), renewed once;
+        // the loans copy the first book's title, so its renames cascade
+        String book = "kb0-" + k;
+        for (int i = 0; i < BOOKS; i++) {
+            assertThat(send(first, "POST", "/books", "application/json", "{\"bookId\":\"kb" + i + "-" + k
+                    + "\",\"title\":\"K\",\"isbn\":\"" + isbn(1, i) + "\"}")).isEqualTo(201);
+        }
         var loans = new HashMap<String, String>();   // loan id -> member id
         for (int i = 0; i < MEMBERS; i++) {
             if (i % 4 != 2) {
@@ -171,6 +185,15 @@ class UniqueKillIT {
             inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/members/" + id + "/restore",
                     "application/json", null), pool));
         }
+        for (int i = 0; i < BOOKS; i++) {
+            int b = i;
+            // a rename with a new ISBN through the cascade (both modes), and a create taking the ISBN it gives up
+            inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "PATCH", "/books/kb" + b + "-" + k
+                    + "?cascade=" + (b % 2 == 0 ? "eventual" : "transactional"), "application/merge-patch+json",
+                    "{\"title\":\"K" + b + "\",\"isbn\":\"" + isbn(2, b) + "\"}"), pool));
+            inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/books", "application/json",
+                    "{\"bookId\":\"kx" + b + "-" + k + "\",\"title\":\"X\",\"isbn\":\"" + isbn(1, b) + "\"}"), pool));
+        }
         int n = 0;
         for (var loan : loans.entrySet()) {
             String path = "/members/" + loan.getValue() + "/loans/" + loan.getKey();
@@ -190,6 +213,7 @@ class UniqueKillIT {
         assertThat(statuses).as("answers when the process was killed").contains(-1).anyMatch(status -> status > 0);
 
         assertOneToOne("after the SIGKILL");
+        assertBooksAndIsbnsOneToOne("after the SIGKILL");
         assertEveryVersionHasItsSnapshot(loans.keySet());
 
         // A fresh process: every value with no sentinel can be taken, every value with one cannot.
@@ -227,6 +251,26 @@ class UniqueKillIT {
                 .isEqualTo(email));
         // a soft delete or a restore is one transaction: a member is live or deleted, never both
         tombstones.forEach(pk -> assertThat(emails).as("%s: %s both live and deleted", when, pk).doesNotContainKey(pk));
+    }
+
+    /** Books' ISBNs and the ISBN sentinels, read straight from the table: each held by exactly its own book. */
+    void assertBooksAndIsbnsOneToOne(String when) {
+        Map<String, String> isbns = new HashMap<>();   // book pk -> ISBN
+        Map<String, String> holders = new HashMap<>(); // ISBN -> holder's pk
+        for (var item : scan()) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith("BOOK#") && item.get("sk").s().equals("BOOK") && item.containsKey("isbn")) {
+                isbns.put(pk, item.get("isbn").s());
+            }
+            if (pk.startsWith(ISBN_SENTINEL)) {
+                holders.put(pk.substring(ISBN_SENTINEL.length()), item.get("_ownerPk").s());
+            }
+        }
+        assertThat(isbns).as("%s: the books", when).hasSizeGreaterThanOrEqualTo(BOOKS);
+        isbns.forEach((pk, isbn) -> assertThat(holders.get(isbn)).as("%s: the sentinel of %s's ISBN %s", when, pk, isbn)
+                .isEqualTo(pk));
+        holders.forEach((isbn, pk) -> assertThat(isbns.get(pk)).as("%s: the book holding ISBN %s", when, isbn)
+                .isEqualTo(isbn));
     }
 
     /**
