@@ -753,9 +753,17 @@ public class DeclaredService {
             return change.apply(current);
         });
         var target = new CascadeService.Target<>(entity.spec(), Doc.class, address.id(), cascade);
-        // the unique values it moves are given up and taken in the source's own transaction, as on every other write
-        return cascades.patch(target, seen, ifMatch, mode, what,
-                        (current, patched, now) -> sentinels(entity, current.value(), patched, now))
+        // the unique values it moves, and the version it replaces, go in the source's own transaction, as on every write
+        HistoryModel history = entity.model().history();
+        var alongside = new CascadeService.Alongside<Doc>(history == null ? Map.of() : VersionSnapshots.writer(writer),
+                (item, current, patched, now) -> {
+                    var along = new ArrayList<>(sentinels(entity, current.value(), patched, now));
+                    if (history != null) {
+                        along.addAll(VersionSnapshots.snapshot(history, entity.name(), item, now, null));
+                    }
+                    return along;
+                });
+        return cascades.patch(target, seen, ifMatch, mode, what, alongside)
                 .map(patched -> new Changed(entity, patched.stored(), patched));
     }
 

@@ -20,7 +20,6 @@ import dev.cairn.jobs.CascadeJobs;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.limits.CallerLimits;
-import dev.cairn.service.EntityService.PatchWrite;
 import dev.cairn.store.CascadeStore;
 import dev.cairn.store.CopyBudget;
 import dev.cairn.store.Detached;
@@ -107,13 +106,22 @@ public class CascadeService {
 
     /** As above, for any change of the source (a merge patch, a JSON Patch, a replacement). */
     public <T> Uni<Patched<T>> patch(Target<T> target, UnaryOperator<T> change, Long ifMatch, Mode mode, String what) {
-        return patch(target, change, ifMatch, mode, what, (current, patched, now) -> List.of());
+        return patch(target, change, ifMatch, mode, what, Alongside.none());
     }
 
-    /** The writes that go with a source's change in its own transaction (e.g. the unique values it moves). */
+    /**
+     * What goes with a source's change in its own transaction: attributes its item carries beside its value (who wrote
+     * it), and writes given the item as read (the unique values it moves, the snapshot of the version it replaces).
+     */
+    public record Alongside<T>(Map<String, AttributeValue> attributes, Writes<T> writes) {
+        public static <T> Alongside<T> none() {
+            return new Alongside<>(Map.of(), (item, current, patched, now) -> List.of());
+        }
+    }
+
     @FunctionalInterface
-    public interface Alongside<T> {
-        List<WriteAction> of(Stored<T> current, T patched, Instant now);
+    public interface Writes<T> {
+        List<WriteAction> of(Map<String, AttributeValue> item, Stored<T> current, T patched, Instant now);
     }
 
     /**
@@ -126,14 +134,15 @@ public class CascadeService {
             CopyBudget budget = limits.admitCascade(Caller.current().subject());
             var job = new AtomicReference<Job>();
             var report = new AtomicReference<CascadeStore.Report>();
-            PatchWrite<T> write = (current, patched) -> {
+            EntityService.ItemWrite<T> write = (item, current, patched) -> {
                 job.set(null);
                 report.set(null);
                 Instant now = store.now();
                 var next = new Stored<>(target.spec().asStored(patched), current.key(), current.version() + 1, current.createdAt(), now);
                 var sourceWrites = new ArrayList<WriteAction>();
-                sourceWrites.add(WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now));
-                sourceWrites.addAll(alongside.of(current, patched, now));
+                sourceWrites.add(WriteAction.put(target.spec(), patched, Expectation.present(current.version()), now,
+                        alongside.attributes()));
+                sourceWrites.addAll(alongside.writes().of(item, current, patched, now));
                 CascadeSource source = new CascadeSource(target.spec().type(), target.id(), next.version(),
                         target.spec().codec().encode(patched));
                 Uni<?> written = mode == Mode.EVENTUAL

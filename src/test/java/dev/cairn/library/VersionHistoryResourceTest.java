@@ -205,6 +205,40 @@ class VersionHistoryResourceTest {
     }
 
     @Test
+    void aBookOthersCopyFromKeepsTheVersionsItsCascadingRenamesReplaceInBothModes() throws InterruptedException {
+        String member = member("vc");
+        String book = book("First");
+        String loan = loan(member, book);
+        asAdmin().contentType(MERGE).queryParam("cascade", "transactional").body("{\"title\":\"Second\"}")
+                .patch("/books/{b}", book).then().statusCode(200).header("ETag", "\"2\"").body("mode", equalTo("transactional"));
+        var eventual = asAdmin().contentType(MERGE).queryParam("cascade", "eventual").body("{\"title\":\"Third\"}")
+                .patch("/books/{b}", book);
+        eventual.then().header("ETag", "\"3\"").body("mode", equalTo("eventual"));
+        assertThat(eventual.statusCode()).isIn(200, 202);
+
+        // the versions each rename replaced, stored in the book's own write, with its writer
+        var versions = as(admin, "cairn-reader").get("/books/{b}/versions", book).then().statusCode(200).extract().jsonPath();
+        assertThat(versions.getList("items.version", Integer.class)).containsExactly(3, 2, 1);
+        assertThat(versions.getList("items.item.title", String.class)).containsExactly("Third", "Second", "First");
+        assertThat(versions.getList("items.writtenBy", String.class)).containsExactly(admin, admin, admin);
+        as(admin, "cairn-reader").get("/books/{b}/versions/{n}", book, 2).then().statusCode(200)
+                .body("item.title", equalTo("Second"));
+        var request = QueryRequest.builder().tableName(store.table()).consistentRead(true)
+                .keyConditionExpression("pk = :pk AND begins_with(sk, :v)")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("BOOK#" + book),
+                        ":v", AttributeValue.fromS("~VERSION#BOOK#"))).build();
+        assertThat(client.query(request).join().items()).extracting(item -> item.get(TableSpec.VERSION).n())
+                .containsExactly("1", "2");
+        // and the copies followed, as without history
+        java.time.Instant until = java.time.Instant.now().plusSeconds(30);
+        while (!"Third".equals(as(member, "cairn-reader").get("/members/{m}/loans/{l}", member, loan).then().extract()
+                .path("bookTitle"))) {
+            assertThat(java.time.Instant.now()).as("the loan's copy follows the rename").isBefore(until);
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
     void keepNDropsTheOldestSnapshotInTheSameWrite() {
         String member = member("vk");
         String book = book("Kept");

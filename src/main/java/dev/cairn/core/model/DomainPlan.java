@@ -228,12 +228,6 @@ public final class DomainPlan {
             copyQueries.add(copiesOf);
             dependentQueries.add(copiesOf);
         }
-        if (!copyQueries.isEmpty() && source.history() != null) {
-            // its changes go through the cascade (CascadeService), which does not snapshot the source's own versions
-            throw new ModelException(domain.file(), source.history().line(), "entities." + source.name() + ".history",
-                    "an entity others copy from keeps no history yet: its changes are written by its cascade, which "
-                            + "does not snapshot them (the items holding its copies may keep history)");
-        }
         if (!copyQueries.isEmpty()) {
             var holders = aggregates.values().stream().map(DeclaredAggregate::aggregate).toList();
             cascades.put(source.name(), new CascadeSpec(source.name(), id -> sourceEntity.key(List.of(id)),

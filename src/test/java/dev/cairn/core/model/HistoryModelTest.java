@@ -86,7 +86,7 @@ class HistoryModelTest {
     }
 
     @Test
-    void anExpiringEntityOrOneOthersCopyFromKeepsNoHistoryYet() {
+    void anExpiringEntityKeepsNoHistoryYetAndOneOthersCopyFromKeepsItThroughItsCascade() {
         assertThat(failure(SHELF.replace("    history: { keep: 5 }\n", "    history: { keep: 5 }\n    ttl: until\n"))
                 .getMessage()).contains(":12: entities.Lend.history: an entity that expires (ttl) keeps no history");
         String sourceWithHistory = SHELF.replace("""
@@ -95,8 +95,9 @@ class HistoryModelTest {
                     path: /books/{bookId}
                     history: { keep: 3 }
                 """);
-        assertThat(failure(sourceWithHistory).getMessage())
-                .contains("entities.Book.history: an entity others copy from keeps no history yet");
+        var plan = DomainPlan.of(List.of(ModelReader.read("models/shelf.yaml", sourceWithHistory)));
+        assertThat(plan.entity("Book").model().history().keep()).isEqualTo(3);
+        assertThat(plan.cascade("Book")).as("its changes still run through its cascade").isNotNull();
     }
 
     @Test
