@@ -106,7 +106,7 @@ class UniqueBackfillResourceTest {
 
     @Test
     void aBackfillNeedsAnEntityWithUniqueValuesAndAnythingElseIsA404Problem() {
-        given().post("/maintenance/entities/{e}/unique-backfills", "Book").then().statusCode(404)
+        given().post("/maintenance/entities/{e}/unique-backfills", "Author").then().statusCode(404)
                 .contentType("application/problem+json").body("code", equalTo("NotFound"));
         given().post("/maintenance/entities/{e}/unique-backfills", "NoSuch" + k).then().statusCode(404)
                 .contentType("application/problem+json");
