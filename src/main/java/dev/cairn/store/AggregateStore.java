@@ -486,11 +486,20 @@ public class AggregateStore {
      * without their root, which a create would otherwise adopt (409 naming them; a DELETE removes them).
      */
     public Uni<Void> requireEmpty(Aggregate aggregate, String id) {
+        return requireEmpty(aggregate, id, aggregate.occupantsQuery(id), null);
+    }
+
+    private Uni<Void> requireEmpty(Aggregate aggregate, String id, QuerySpec query, Map<String, AttributeValue> from) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.rawPage(aggregate.occupantsQuery(id), null).map(page -> {
+        return store.rawPage(query, from).chain(page -> {
             List<String> sks = page.items().stream().map(i -> i.get(TableSpec.SK).s()).toList();
+            if (sks.isEmpty() && page.lastKey() != null) {
+                // every item read had expired (an expired aggregate's, which DynamoDB has not removed yet): read on,
+                // in whole pages, for anything live behind them
+                return requireEmpty(aggregate, id, query.withLimit(null), page.lastKey());
+            }
             if (sks.isEmpty()) {
-                return null;
+                return Uni.createFrom().voidItem();
             }
             if (sks.contains(rootKey.sk())) {
                 throw new CairnException(new CairnError.Conflict(aggregate.name() + " " + id + " already exists"));
@@ -498,7 +507,7 @@ public class AggregateStore {
             throw new CairnException(new CairnError.Conflict("the partition of " + aggregate.name() + " " + id
                     + " holds items left without their root (" + String.join(", ", sks) + (page.lastKey() == null ? "" : ", …")
                     + "); a create never adopts them, a DELETE of " + aggregate.name() + " " + id + " removes them"));
-        }).replaceWithVoid();
+        });
     }
 
     /**

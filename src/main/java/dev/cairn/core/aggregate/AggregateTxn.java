@@ -89,7 +89,8 @@ public final class AggregateTxn {
         if (op == Op.CREATE) {
             var item = new HashMap<>(plan.root().item());
             item.putAll(marks);
-            return WriteAction.putItem(plan.rootKey(), item, Expectation.ABSENT, aggregate.name());
+            // absent, or (an expiring aggregate) past its expiry: the create's own expectation
+            return WriteAction.putItem(plan.rootKey(), item, plan.root().expectation(), aggregate.name());
         }
         var update = Update.create().setAll(marks);
         return WriteAction.updateItem(plan.rootKey(), update, plan.root().expectation(), noWriteInFlight(), aggregate.name());
