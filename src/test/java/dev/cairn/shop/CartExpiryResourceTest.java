@@ -361,6 +361,23 @@ class CartExpiryResourceTest {
         given().get("/customers/{c}/carts", customer).then().statusCode(200).body("items", empty());
     }
 
+    @Test
+    void theAccessPatternsOfACartSayTheyLeaveExpiredItemsOutAndAnOrdersSayNothing() {
+        Response patterns = given().get("/access-patterns");
+        patterns.then().statusCode(200).header("X-DynamoDB-Calls", "0");
+        for (String route : List.of("GET /carts/{id}", "GET /carts", "GET /customers/{customerId}/carts",
+                "GET /products/{id}/references")) {
+            assertThat(patterns.<String>path("find { it.route == '" + route + "' }.filter")).as(route)
+                    .startsWith("items past their expiry: those whose _expiresAt (epoch seconds) is at or before now");
+        }
+        // the expiry is read by the whole cart's Query (its projection), so the check can see it
+        assertThat(patterns.<Map<String, String>>path("find { it.route == 'GET /carts/{id}' }.request.ExpressionAttributeNames"))
+                .containsValue(TableSpec.EXPIRES_AT);
+        for (String route : List.of("GET /orders/{id}", "GET /orders")) {
+            assertThat(patterns.<String>path("find { it.route == '" + route + "' }.filter")).as(route).isNull();
+        }
+    }
+
     /**
      * Every write is conditioned on the root at the instant it is made: a cart read live and written after its expiry
      * (the clock moved between the read and the write) is a NotFound, and nothing is written.
