@@ -350,7 +350,8 @@ public class AggregateStore {
                 .chain(() -> guardSteps.isEmpty() ? Uni.createFrom().voidItem()
                         : Uni.join().all(guardSteps.stream().map(step -> store.transact(TransactionPlan.of(step))).toList())
                         .andCollectFailures().replaceWithVoid().onFailure().transform(AggregateStore::firstFailure))
-                .chain(() -> store.transact(TransactionPlan.of(commit.transaction())))
+                .chain(() -> store.transact(TransactionPlan.of(AggregateTxn.committingAt(commit.transaction(), plan,
+                        store.now()))))
                 .onFailure().call(failure -> undoOwn(aggregate, id, owner));
         // A refused begin (version, existence) wrote nothing: its failure is the answer, with nothing to undo.
         return store.transact(TransactionPlan.of(steps.get(0))).chain(() -> afterBegin)
@@ -405,7 +406,11 @@ public class AggregateStore {
      */
     private Uni<Boolean> rollback(Aggregate aggregate, String id, String owner) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
+        // Every item as stored, those past their expiry too: a write in flight on a root that expired meanwhile is
+        // undone all the same (its root, now hidden from reads, still holds the write's marks and lease).
+        Uni<List<Map<String, AttributeValue>>> stored = aggregate.expires()
+                ? store.queryAllIncludingExpired(aggregate.itemsQuery(id)) : store.queryAll(aggregate.itemsQuery(id));
+        return stored.chain(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().item(true);
             }

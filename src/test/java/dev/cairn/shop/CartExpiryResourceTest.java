@@ -361,6 +361,58 @@ class CartExpiryResourceTest {
         given().get("/customers/{c}/carts", customer).then().statusCode(200).body("items", empty());
     }
 
+    /**
+     * A write too large for one transaction commits last, on the root: where the aggregate expires, that commit needs
+     * the root unexpired at its own instant, so a cart that expired while its write was in flight is not brought back
+     * by it. The write below begins live (its plan's instant is before the expiry, and its first transaction passes)
+     * and commits after the expiry (the application's clock): it is a NotFound, it is undone, and the cart stays as
+     * it was, expired.
+     */
+    @Test
+    void aWriteInSeveralTransactionsWhoseCartExpiresBeforeItsCommitIsUndoneAndBringsNothingBack() {
+        var products = new ArrayList<String>();
+        for (int i = 0; i < 98; i++) {
+            String p = unique("prod");
+            product(p, "Fork " + i, "forkco", 1);
+            products.add(p);
+        }
+        String id = unique("cart");
+        String customer = unique("cust");
+        String expiry = inAnHour();
+        cart(id, customer, expiry, products.toArray(String[]::new));
+        Aggregate engine = carts();
+        var snapshot = aggregates.readForWrite(engine, id).await().atMost(Duration.ofSeconds(10));
+        var current = snapshot.assembled();
+        var before = raw(id);
+        assertThat(before).hasSize(99);
+        Instant decided = clock.instant();
+        clock.advance(Duration.ofHours(1));
+        Aggregate.Items items = engine.decompose(current.view(), current.refVersions(), current.version(),
+                current.createdAt(), current.updatedAt());
+        var extended = new LinkedHashMap<>(current.view());
+        extended.put("expiresAt", "2036-12-01T17:00:00Z");
+        Aggregate.Items after = engine.decompose(extended, current.refVersions(), current.version() + 1,
+                current.createdAt(), decided);
+        // 99 puts (a new expiry rewrites every item) and two source checks: more than one transaction holds
+        var guards = products.subList(0, 2).stream().map(p -> dev.cairn.core.write.WriteAction.copiedSource("Product", p,
+                dev.cairn.core.key.PrimaryKey.of("PROD#" + p, "PRODUCT"), 1, decided)).toList();
+        var plan = AggregateWrites.update(engine, items, after, current.version(), decided).guardedBy(guards);
+        assertThat(plan.fitsOneTransaction()).isFalse();
+        assertThatThrownBy(() -> aggregates.write(engine, plan, snapshot.bySk()).await().atMost(Duration.ofSeconds(30)))
+                .isInstanceOfSatisfying(CairnException.class, e -> assertThat(e.error()).isInstanceOf(CairnError.NotFound.class));
+        // undone: every item as it was (the root keeps only the trace of the undo), no undo log left behind
+        var now = raw(id);
+        assertThat(now.keySet()).isEqualTo(before.keySet());
+        now.forEach((sk, item) -> {
+            var stored = new LinkedHashMap<>(item);
+            stored.remove(dev.cairn.core.aggregate.AggregateTxn.LAST_UNDONE);
+            assertThat(stored).as(sk).isEqualTo(before.get(sk));
+        });
+        given().get("/carts/{id}", id).then().statusCode(404);
+        clock.reset();
+        given().get("/carts/{id}", id).then().statusCode(200).body("expiresAt", equalTo(expiry)).header("ETag", "\"1\"");
+    }
+
     @Test
     void theAccessPatternsOfACartSayTheyLeaveExpiredItemsOutAndAnOrdersSayNothing() {
         Response patterns = given().get("/access-patterns");

@@ -107,6 +107,21 @@ public final class AggregateTxn {
         };
     }
 
+    /**
+     * The commit transaction as sent at {@code now}: where the aggregate expires, an update's commit also needs the root
+     * unexpired then, so an aggregate that expired while its write was in flight is not brought back by it (the write
+     * fails as NotFound and is undone). The transaction's first action is the commit's root action.
+     */
+    public static List<WriteAction> committingAt(List<WriteAction> transaction, Plan plan, Instant now) {
+        if (plan.root().expectation().liveAt() == null || opOf(plan) != Op.UPDATE) {
+            return transaction;
+        }
+        var out = new ArrayList<>(transaction);
+        WriteAction root = out.get(0);
+        out.set(0, root.guardedBy(new Expectation(Expectation.State.PRESENT, null, false, now), root.extraCondition()));
+        return out;
+    }
+
     /** A write's last transaction, and the undo items that did not fit in it (deleted right after). */
     public record Final(List<WriteAction> transaction, List<String> undoLater) {
     }

@@ -143,6 +143,17 @@ class AggregateExpiryModelTest {
         assertThat(create.liveAt()).isEqualTo(now);
         assertThat(AggregateWrites.update(basket, items, items, 1, now).root().expectation().liveAt()).isEqualTo(now);
         assertThat(AggregateWrites.delete(basket, items, 1, now).root().expectation().liveAt()).isEqualTo(now);
+        // a write in several transactions: its commit needs the root unexpired at the commit's own instant too
+        var update = AggregateWrites.update(basket, items, items, 1, now);
+        Instant later = now.plusSeconds(60);
+        var commit = dev.cairn.core.aggregate.AggregateTxn.committingAt(
+                List.of(dev.cairn.core.aggregate.AggregateTxn.commit(update, "me")), update, later);
+        assertThat(commit.get(0).expectation().state()).isEqualTo(WriteAction.Expectation.State.PRESENT);
+        assertThat(commit.get(0).expectation().liveAt()).isEqualTo(later);
+        assertThat(commit.get(0).extraCondition()).isNotNull();
+        var created = AggregateWrites.create(basket, items, now);
+        var createCommit = List.of(dev.cairn.core.aggregate.AggregateTxn.commit(created, "me"));
+        assertThat(dev.cairn.core.aggregate.AggregateTxn.committingAt(createCommit, created, later)).isSameAs(createCommit);
         // an aggregate that never expires keeps its plain conditions
         Aggregate plain = DomainPlan.of(List.of(read(TILLS.replace("    ttl: lapsesAt\n", "")))).aggregate("Basket").aggregate();
         assertThat(plain.expires()).isFalse();
