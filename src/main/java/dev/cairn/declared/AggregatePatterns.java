@@ -39,6 +39,7 @@ final class AggregatePatterns {
                 Map<String, Object> demo = model.demo().isEmpty() ? Map.of() : model.demo().get(0).values();
                 String id = String.valueOf(demo.getOrDefault(model.idField(), "example"));
                 String words = ModelReader.words(model.name());
+                int first = out.size();
                 out.add(AccessPattern.query("A whole " + words + " (every item of its partition, projected on the view): this "
                                 + "ONE Query up to " + PartitionRanges.FIRST_PAGE_ITEMS + " items; a larger aggregate continues "
                                 + "with one Query per range of its root's _fences, all at once, then 1 GetItem of the root",
@@ -67,6 +68,12 @@ final class AggregatePatterns {
                     out.add(AccessPattern.query(found.route().label(), "GET " + found.route().path(), table,
                             aggregate.appearancesQuery(found, key, Http.DEFAULT_LIMIT)));
                 }
+                if (model.ttl() != null) {
+                    // every item of an expiring aggregate carries its expiry: each of its reads leaves expired ones out
+                    for (int i = first; i < out.size(); i++) {
+                        out.set(i, out.get(i).hidingExpired());
+                    }
+                }
             }
         }
         for (DeclaredEntity entity : plan.entities()) {
@@ -74,8 +81,12 @@ final class AggregatePatterns {
             if (copies != null && copies.references() != null) {
                 String key = plan.domains().stream().filter(d -> d.entities().containsKey(entity.name()))
                         .map(d -> exampleOfEntity(d, entity.name())).findFirst().orElse("example");
-                out.add(AccessPattern.query(copies.references().label(), "GET " + copies.references().path(), table,
-                        QuerySpec.on(copies.index(), copies.partitionOf(key)).limit(Http.DEFAULT_LIMIT).build()));
+                var references = AccessPattern.query(copies.references().label(), "GET " + copies.references().path(), table,
+                        QuerySpec.on(copies.index(), copies.partitionOf(key)).limit(Http.DEFAULT_LIMIT).build());
+                // copies held by the members of an expiring aggregate expire with it
+                boolean expiring = plan.aggregates().stream().anyMatch(a -> a.model().ttl() != null
+                        && a.model().referencedEntities().contains(entity.name()));
+                out.add(expiring ? references.hidingExpired() : references);
             }
         }
         return out;

@@ -252,7 +252,7 @@ public class DeclaredAggregates {
                     Instant now = store.now();
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
                     Items items = engine.decompose(view, versions(resolved.copies()), 1, now, now);
-                    return aggregates.write(engine, AggregateWrites.create(engine, items).guardedBy(resolved.sourceGuards()),
+                    return aggregates.write(engine, AggregateWrites.create(engine, items, now).guardedBy(resolved.sourceGuards()),
                             Map.of()).map(done -> shown(aggregate, view, 1, now, now));
                 }));
     }

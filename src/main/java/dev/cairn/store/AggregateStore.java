@@ -350,7 +350,8 @@ public class AggregateStore {
                 .chain(() -> guardSteps.isEmpty() ? Uni.createFrom().voidItem()
                         : Uni.join().all(guardSteps.stream().map(step -> store.transact(TransactionPlan.of(step))).toList())
                         .andCollectFailures().replaceWithVoid().onFailure().transform(AggregateStore::firstFailure))
-                .chain(() -> store.transact(TransactionPlan.of(commit.transaction())))
+                .chain(() -> store.transact(TransactionPlan.of(AggregateTxn.committingAt(commit.transaction(), plan,
+                        store.now()))))
                 .onFailure().call(failure -> undoOwn(aggregate, id, owner));
         // A refused begin (version, existence) wrote nothing: its failure is the answer, with nothing to undo.
         return store.transact(TransactionPlan.of(steps.get(0))).chain(() -> afterBegin)
@@ -405,7 +406,11 @@ public class AggregateStore {
      */
     private Uni<Boolean> rollback(Aggregate aggregate, String id, String owner) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.queryAll(aggregate.itemsQuery(id)).chain(items -> {
+        // Every item as stored, those past their expiry too: a write in flight on a root that expired meanwhile is
+        // undone all the same (its root, now hidden from reads, still holds the write's marks and lease).
+        Uni<List<Map<String, AttributeValue>>> stored = aggregate.expires()
+                ? store.queryAllIncludingExpired(aggregate.itemsQuery(id)) : store.queryAll(aggregate.itemsQuery(id));
+        return stored.chain(items -> {
             if (items.isEmpty()) {
                 return Uni.createFrom().item(true);
             }
@@ -486,11 +491,20 @@ public class AggregateStore {
      * without their root, which a create would otherwise adopt (409 naming them; a DELETE removes them).
      */
     public Uni<Void> requireEmpty(Aggregate aggregate, String id) {
+        return requireEmpty(aggregate, id, aggregate.occupantsQuery(id), null);
+    }
+
+    private Uni<Void> requireEmpty(Aggregate aggregate, String id, QuerySpec query, Map<String, AttributeValue> from) {
         PrimaryKey rootKey = aggregate.rootKey(id);
-        return store.rawPage(aggregate.occupantsQuery(id), null).map(page -> {
+        return store.rawPage(query, from).chain(page -> {
             List<String> sks = page.items().stream().map(i -> i.get(TableSpec.SK).s()).toList();
+            if (sks.isEmpty() && page.lastKey() != null) {
+                // every item read had expired (an expired aggregate's, which DynamoDB has not removed yet): read on,
+                // in whole pages, for anything live behind them
+                return requireEmpty(aggregate, id, query.withLimit(null), page.lastKey());
+            }
             if (sks.isEmpty()) {
-                return null;
+                return Uni.createFrom().voidItem();
             }
             if (sks.contains(rootKey.sk())) {
                 throw new CairnException(new CairnError.Conflict(aggregate.name() + " " + id + " already exists"));
@@ -498,7 +512,7 @@ public class AggregateStore {
             throw new CairnException(new CairnError.Conflict("the partition of " + aggregate.name() + " " + id
                     + " holds items left without their root (" + String.join(", ", sks) + (page.lastKey() == null ? "" : ", …")
                     + "); a create never adopts them, a DELETE of " + aggregate.name() + " " + id + " removes them"));
-        }).replaceWithVoid();
+        });
     }
 
     /**

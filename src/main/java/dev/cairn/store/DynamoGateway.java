@@ -109,6 +109,15 @@ public class DynamoGateway {
                 });
     }
 
+    /**
+     * A Query whose answer keeps items past their expiry: only for undoing an interrupted write, which must restore
+     * (or remove) every item it touched, expired or not. Every other read goes through {@link #query}.
+     */
+    public Uni<QueryResponse> queryIncludingExpired(QueryRequest request) {
+        return call("Query", request.indexName() == null ? "table" : request.indexName(), request, client::query,
+                r -> units(r.consumedCapacity()), SdkErrors::translate);
+    }
+
     public Uni<BatchGetItemResponse> batchGetItem(BatchGetItemRequest request) {
         return call("BatchGetItem", "table", request, client::batchGetItem, r -> units(r.consumedCapacity()), SdkErrors::translate)
                 .map(r -> {

@@ -309,18 +309,27 @@ public class EntityStore {
 
     /** Every item the query selects after {@code start} (an ExclusiveStartKey; null from the start). */
     public Uni<AllPages> queryAllPages(QuerySpec query, Map<String, AttributeValue> start) {
-        return deferred(() -> nextPages(query, start, null, 1));
+        return deferred(() -> nextPages(query, start, null, 1, false));
+    }
+
+    /**
+     * Every item the query selects, those past their expiry too: only for undoing an interrupted write (see
+     * {@link DynamoGateway#queryIncludingExpired}).
+     */
+    public Uni<List<Map<String, AttributeValue>>> queryAllIncludingExpired(QuerySpec query) {
+        return deferred(() -> nextPages(query, null, null, 1, true)).map(AllPages::items);
     }
 
     private Uni<AllPages> nextPages(QuerySpec query, Map<String, AttributeValue> start,
-                                    List<Map<String, AttributeValue>> sofar, int page) {
-        return gateway.query(query.toRequest(settings.table(), start)).chain(r -> {
+                                    List<Map<String, AttributeValue>> sofar, int page, boolean expiredToo) {
+        var request = query.toRequest(settings.table(), start);
+        return (expiredToo ? gateway.queryIncludingExpired(request) : gateway.query(request)).chain(r -> {
             if (sofar == null && !hasMore(r)) {
                 return Uni.createFrom().item(new AllPages(r.items(), 1));
             }
             List<Map<String, AttributeValue>> items = sofar == null ? new ArrayList<>() : sofar;
             items.addAll(r.items());
-            return hasMore(r) ? nextPages(query, r.lastEvaluatedKey(), items, page + 1)
+            return hasMore(r) ? nextPages(query, r.lastEvaluatedKey(), items, page + 1, expiredToo)
                     : Uni.createFrom().item(new AllPages(items, page));
         });
     }

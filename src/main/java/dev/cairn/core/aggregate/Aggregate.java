@@ -9,6 +9,7 @@ import dev.cairn.core.query.QuerySpec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -51,10 +52,13 @@ public final class Aggregate {
     private final Decomposer decomposer;
     private final Assembler assembler;
     private final List<InputRule> rules;
+    /** The root field that is the aggregate's expiry (null: it never expires). */
+    private final String expiry;
 
     private Aggregate(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context,
-                      Map<String, String> summary, List<Listing> listings, List<InputRule> rules) {
+                      Map<String, String> summary, List<Listing> listings, List<InputRule> rules, String expiry) {
         this.name = name;
+        this.expiry = expiry;
         this.rules = List.copyOf(rules);
         this.partition = partition;
         this.idField = idField;
@@ -75,7 +79,7 @@ public final class Aggregate {
             }
         }
         var attributes = new LinkedHashSet<>(List.of(TableSpec.SK, TableSpec.TYPE, POS, REF, idField,
-                TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT));
+                TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT, TableSpec.EXPIRES_AT));
         attributes.addAll(AggregateTxn.rootAttributes());
         attributes.add(PartitionRanges.FENCES);
         root.forEachNode(node -> {
@@ -91,7 +95,7 @@ public final class Aggregate {
      * @param context   root fields copied onto every member item (a change rewrites every group)
      */
     public static Aggregate of(String name, KeyTemplate partition, String idField, AggregateNode root, List<String> context) {
-        return new Aggregate(name, partition, idField, root, context, Map.of(), List.of(), List.of());
+        return new Aggregate(name, partition, idField, root, context, Map.of(), List.of(), List.of(), null);
     }
 
     /**
@@ -111,12 +115,35 @@ public final class Aggregate {
                 }
             }
         }
-        return new Aggregate(name, partition, idField, root, context, summaryPaths, lists, rules);
+        return new Aggregate(name, partition, idField, root, context, summaryPaths, lists, rules, expiry);
     }
 
     /** The same aggregate, its inputs held to these structural rules (checked by {@link #checkRules}). */
     public Aggregate ruled(List<InputRule> inputRules) {
-        return new Aggregate(name, partition, idField, root, context, summaries.summary(), listings, inputRules);
+        return new Aggregate(name, partition, idField, root, context, summaries.summary(), listings, inputRules, expiry);
+    }
+
+    /**
+     * The same aggregate, expiring at the instant its root's {@code field} holds (RFC 3339 in the view): every item,
+     * root and member, carries it as the table's TTL attribute ({@link TableSpec#EXPIRES_AT}, epoch seconds), so every
+     * read hides the whole aggregate at once and DynamoDB's TTL deletes every item of it. A change of the expiry
+     * therefore rewrites every item (the diff sees each one change), as a change of a context field does.
+     */
+    public Aggregate expiring(String field) {
+        if (!root.fields.contains(field)) {
+            throw new IllegalArgumentException(name + ": the expiry " + field + " is no field of the root");
+        }
+        return new Aggregate(name, partition, idField, root, context, summaries.summary(), listings, rules, field);
+    }
+
+    /** The root field that is the aggregate's expiry; null when it never expires. */
+    public String expiry() {
+        return expiry;
+    }
+
+    /** Whether the aggregate expires: its writes then meet an expired root as missing (and a create takes its id). */
+    public boolean expires() {
+        return expiry != null;
     }
 
     /** Refuses an input that breaks one of the aggregate's rules (AggregateDecompositionError naming the member). */
@@ -197,7 +224,8 @@ public final class Aggregate {
 
     /** Whether anything is stored in an id's partition: at most a few sort keys, to name what is there. */
     public QuerySpec occupantsQuery(String id) {
-        return QuerySpec.table(partitionOf(id)).consistent().limit(3).project(TableSpec.SK).build();
+        // the expiry is read too: an expired item (left by an expired aggregate) is no occupant
+        return QuerySpec.table(partitionOf(id)).consistent().limit(3).project(TableSpec.SK, TableSpec.EXPIRES_AT).build();
     }
 
     /** The whole partition, every attribute: the read before a write, which diffs and may undo whole items. */
@@ -231,7 +259,14 @@ public final class Aggregate {
 
     /** Turns an input (ids) into the full view (embedded copies), given every ref resolved by key. */
     public Map<String, Object> hydrate(Map<String, Object> input, Map<String, RefCopy> resolved) {
-        return hydration.hydrate(input, resolved);
+        Map<String, Object> view = hydration.hydrate(input, resolved);
+        if (expiry == null || !(view.get(expiry) instanceof String at)) {
+            return view;
+        }
+        // TTL counts whole seconds: the view (and so every answer, the create's too) shows the second stored
+        var whole = new LinkedHashMap<>(view);
+        whole.put(expiry, Instant.parse(at).truncatedTo(ChronoUnit.SECONDS).toString());
+        return whole;
     }
 
     /** The embedded copies of an assembled view, by {@link #refKey}, so an update re-reads only new refs. */
@@ -367,7 +402,16 @@ public final class Aggregate {
 
     /** Builds the view from a partition's items, or fails with AggregateAssemblyError naming what is wrong. */
     public Assembled assemble(List<Map<String, AttributeValue>> items) {
-        return assembler.assemble(items);
+        Assembled assembled = assembler.assemble(items);
+        if (expiry == null) {
+            return assembled;
+        }
+        // The expiry is stored as the root's TTL attribute, not under its name: answered as RFC 3339
+        AttributeValue at = assembled.rootItem().get(TableSpec.EXPIRES_AT);
+        var view = new LinkedHashMap<>(assembled.view());
+        view.put(expiry, at == null || at.n() == null ? null : Instant.ofEpochSecond(Long.parseLong(at.n())).toString());
+        return new Assembled(view, assembled.version(), assembled.createdAt(), assembled.updatedAt(),
+                assembled.refVersions(), assembled.rootItem());
     }
 
     // --- diff: AggregateDiff -------------------------------------------------------------------------------

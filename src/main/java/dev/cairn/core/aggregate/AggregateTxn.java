@@ -89,7 +89,8 @@ public final class AggregateTxn {
         if (op == Op.CREATE) {
             var item = new HashMap<>(plan.root().item());
             item.putAll(marks);
-            return WriteAction.putItem(plan.rootKey(), item, Expectation.ABSENT, aggregate.name());
+            // absent, or (an expiring aggregate) past its expiry: the create's own expectation
+            return WriteAction.putItem(plan.rootKey(), item, plan.root().expectation(), aggregate.name());
         }
         var update = Update.create().setAll(marks);
         return WriteAction.updateItem(plan.rootKey(), update, plan.root().expectation(), noWriteInFlight(), aggregate.name());
@@ -104,6 +105,21 @@ public final class AggregateTxn {
             // A put replaces the whole root item, so the marks are gone with it.
             case UPDATE, DELETE -> root.guardedBy(Expectation.NONE, Lease.ownedBy(owner));
         };
+    }
+
+    /**
+     * The commit transaction as sent at {@code now}: where the aggregate expires, an update's commit also needs the root
+     * unexpired then, so an aggregate that expired while its write was in flight is not brought back by it (the write
+     * fails as NotFound and is undone). The transaction's first action is the commit's root action.
+     */
+    public static List<WriteAction> committingAt(List<WriteAction> transaction, Plan plan, Instant now) {
+        if (plan.root().expectation().liveAt() == null || opOf(plan) != Op.UPDATE) {
+            return transaction;
+        }
+        var out = new ArrayList<>(transaction);
+        WriteAction root = out.get(0);
+        out.set(0, root.guardedBy(new Expectation(Expectation.State.PRESENT, null, false, now), root.extraCondition()));
+        return out;
     }
 
     /** A write's last transaction, and the undo items that did not fit in it (deleted right after). */

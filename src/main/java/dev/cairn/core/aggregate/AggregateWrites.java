@@ -85,8 +85,17 @@ public final class AggregateWrites {
     }
 
     public static Plan create(Aggregate aggregate, Items items) {
+        return create(aggregate, items, null);
+    }
+
+    /**
+     * A create at {@code now}: the root only if absent — or, where the aggregate expires, past its expiry at
+     * {@code now} (the id of an expired aggregate may be taken; a live one is never overwritten).
+     */
+    public static Plan create(Aggregate aggregate, Items items, Instant now) {
         Member root = items.root();
-        var rootAction = WriteAction.putItem(key(root), root.item(), Expectation.ABSENT, aggregate.name());
+        var rootAction = WriteAction.putItem(key(root), root.item(), live(aggregate, Expectation.ABSENT, now),
+                aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (String group : items.groups()) {
             var actions = items.group(group).stream().filter(m -> m != root)
@@ -107,7 +116,7 @@ public final class AggregateWrites {
     public static Plan update(Aggregate aggregate, Items after, List<GroupChange> changes, long expectedVersion,
                               Instant now) {
         Member root = after.root();
-        var rootAction = WriteAction.putItem(key(root), root.item(), Expectation.present(expectedVersion),
+        var rootAction = WriteAction.putItem(key(root), root.item(), live(aggregate, Expectation.present(expectedVersion), now),
                 AggregateTxn.noWriteInFlight(), aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (GroupChange change : changes) {
@@ -124,7 +133,7 @@ public final class AggregateWrites {
     /** Deletes every item; the root only at {@code expectedVersion}. */
     public static Plan delete(Aggregate aggregate, Items items, long expectedVersion, Instant now) {
         Member root = items.root();
-        var rootAction = WriteAction.deleteItem(key(root), Expectation.present(expectedVersion),
+        var rootAction = WriteAction.deleteItem(key(root), live(aggregate, Expectation.present(expectedVersion), now),
                 AggregateTxn.noWriteInFlight(), aggregate.name());
         var groups = new ArrayList<GroupActions>();
         for (String group : items.groups()) {
@@ -134,6 +143,14 @@ public final class AggregateWrites {
             }
         }
         return checked(aggregate, new Plan(rootAction, groups, key(root)));
+    }
+
+    /**
+     * Every write is conditioned on the root: where the aggregate expires, a root past its expiry at {@code now}
+     * counts as absent (an update or delete of it fails as NotFound, a create may take its id).
+     */
+    private static Expectation live(Aggregate aggregate, Expectation expectation, Instant now) {
+        return aggregate.expires() && now != null ? expectation.live(now) : expectation;
     }
 
     /** Rejects, before anything is sent, a group that can never fit in one transaction. */

@@ -41,6 +41,7 @@ record Decomposer(Aggregate aggregate, AggregateNode root, List<String> context,
             items.put(sk, new Member(place.group(), sk, item));
             return null;
         });
+        expire(view, items);
         // Where a reader may cut the partition into ranges read in parallel (the root is rewritten by every write).
         List<String> fences = PartitionRanges.fencesOf(items.values().stream().map(Member::item).toList());
         if (!fences.isEmpty()) {
@@ -48,6 +49,22 @@ record Decomposer(Aggregate aggregate, AggregateNode root, List<String> context,
                     AttributeValue.fromL(fences.stream().map(AttributeValue::fromS).toList()));
         }
         return new Items(pk, items);
+    }
+
+    /**
+     * An expiring aggregate: its root's expiry is not stored under its name but as the table's TTL attribute (epoch
+     * seconds) of EVERY item, root and members, so each read hides them all at once and DynamoDB deletes them all.
+     */
+    private void expire(Map<String, Object> view, Map<String, Member> items) {
+        String expiry = aggregate.expiry();
+        if (expiry == null) {
+            return;
+        }
+        items.get(root.label).item().remove(expiry);
+        if (view.get(expiry) instanceof String at) {
+            AttributeValue epoch = AttributeValue.fromN(Long.toString(Instant.parse(at).getEpochSecond()));
+            items.values().forEach(member -> member.item().put(TableSpec.EXPIRES_AT, epoch));
+        }
     }
 
     private void fill(Map<String, AttributeValue> item, Place place, String sk, Map<String, Object> value, String pk,

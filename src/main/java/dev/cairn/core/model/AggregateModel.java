@@ -20,13 +20,15 @@ import java.util.Map;
  * are the input's structural rules; {@code lists} find the roots through indexes, each root showing {@code summary};
  * {@code appearances} list one member type found through a referenced entity's copies. {@code access} holds the
  * declared {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant} (the root field that
- * holds the tenant, a workspace id); {@code timestamps} whether its answers show the root's createdAt and updatedAt.
+ * holds the tenant, a workspace id); {@code timestamps} whether its answers show the root's createdAt and updatedAt;
+ * {@code ttl} the root's instant field that is the aggregate's expiry (null: it never expires), carried by every item
+ * of the aggregate as the table's TTL attribute, so the members expire with their root.
  */
 public record AggregateModel(String name, KeyTemplate partition, String idField, String path, String description,
                              Node root, List<String> context, List<InputRule> rules, String inputSchema,
                              String inputDescription, Map<Op, OperationModel> operations, List<Listing> lists,
                              Summary summary, List<Appearances> appearances, List<DomainModel.DemoItem> demo,
-                             EntityModel.Access access, boolean timestamps, int line) {
+                             EntityModel.Access access, boolean timestamps, String ttl, int line) {
 
     public AggregateModel {
         context = List.copyOf(context);

@@ -157,7 +157,7 @@ final class AggregateReader extends YamlReader {
     // --- an aggregate -----------------------------------------------------------------------------------------
 
     private static final Set<String> AGGREGATE_KEYS = Set.of("partition", "path", "type", "label", "description", "fields",
-            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps");
+            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps", "ttl");
 
     private AggregateModel aggregate(String name, At at) {
         if (!NAME.matcher(name).matches()) {
@@ -205,6 +205,7 @@ final class AggregateReader extends YamlReader {
                 rootChildren.add(child);
             });
         }
+        String ttl = map.containsKey("ttl") ? ttl(map.get("ttl"), rootChildren) : null;
         String[] input = input(map.get("input"), name);
         Node root = new Node(type, label, name, input[0], optional(map, "description", null), rootChildren, null, null,
                 at.line());
@@ -238,12 +239,49 @@ final class AggregateReader extends YamlReader {
         var appearances = map.containsKey("appearances") ? appearances(map.get("appearances"), root, name, context)
                 : List.<Appearances>of();
         EntityModel.Access access = access(at, map, root, idField);
+        if (ttl != null) {
+            // (the tenant and the id are id fields, which an expiry never is; the key holds the id alone)
+            for (AggregateModel.Listing list : lists) {
+                if (list.by().containsKey(ttl)) {
+                    throw fail(map.get("ttl"), "the ttl field '" + ttl + "' is stored as the table's TTL attribute: no "
+                            + "list, key or tenant may be made of it (list '" + list.name() + "' is by it)");
+                }
+            }
+        }
         var model = new AggregateModel(name, partition, idField, path, optional(map, "description", null), root, context,
                 rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access,
-                bool(map, "timestamps"), at.line());
+                bool(map, "timestamps"), ttl, at.line());
         var demo = map.containsKey("demo") ? demo(map.get("demo"), model) : List.<DomainModel.DemoItem>of();
         return new AggregateModel(name, partition, idField, path, model.description(), root, context, rules, input[0],
-                input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), at.line());
+                input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), ttl, at.line());
+    }
+
+    /** What an aggregate's expiry field means, in the contract. */
+    static final String AGGREGATE_EXPIRY = "The aggregate's expiry (whole seconds): from this instant on the aggregate, "
+            + "root and every member, is gone from every read and list, as if deleted, and a write meets it as missing; "
+            + "DynamoDB's TTL deletes its items later";
+
+    /**
+     * {@code ttl: <field>} on an aggregate: one of the root's own top-level {@code instant} fields. Every item of the
+     * aggregate (root and members) carries it as the table's TTL attribute (epoch seconds), not under its name, so
+     * the members expire with their root; no key, list or tenant may be made of it.
+     */
+    private String ttl(At at, List<Child> rootChildren) {
+        String name = text(at);
+        int i = 0;
+        while (i < rootChildren.size() && !rootChildren.get(i).name().equals(name)) {
+            i++;
+        }
+        Child child = i < rootChildren.size() ? rootChildren.get(i) : null;
+        if (child == null || child.kind() != Kind.FIELD || child.field().kind() != FieldModel.Kind.INSTANT) {
+            throw fail(at, "ttl names one of the root's own instant fields (the aggregate's expiry; a member expires "
+                    + "with its root), not '" + name + "'");
+        }
+        String said = child.field().description();
+        rootChildren.set(i, new Child(child.name(), child.kind(),
+                child.field().described((said == null ? "" : said + ". ") + AGGREGATE_EXPIRY), child.entity(),
+                child.node(), child.bind(), child.optional(), child.maxItems(), child.line()));
+        return name;
     }
 
     /**
@@ -304,6 +342,7 @@ final class AggregateReader extends YamlReader {
     /** A node: its item type and label, its schemas, its children; {@code key} only for a list's elements. */
     private Node node(At at, Map<String, At> partAts, Map<String, Node> parts, Set<String> declaring, String aggregate,
                       String defaultSchema, String part) {
+        refuseMemberTtl(at);
         var map = map(at, NODE_KEYS);
         String type = optional(map, "type", null);
         if (type == null || !NAME.matcher(type).matches()) {
@@ -319,6 +358,19 @@ final class AggregateReader extends YamlReader {
         Node node = new Node(type, label, schema, input, optional(map, "description", null), children, key, part, at.line());
         checkInputNames(node, at);
         return node;
+    }
+
+    /** A member expires with its root: {@code ttl} is declared on the aggregate, never on a member or a part. */
+    private void refuseMemberTtl(At at) {
+        if (at.node() instanceof MappingNode mapping) {
+            for (var tuple : mapping.getValue()) {
+                if (tuple.getKeyNode() instanceof ScalarNode key && key.getValue().equals("ttl")) {
+                    throw fail(new At(tuple.getValueNode(), at.where().isEmpty() ? "ttl" : at.where() + ".ttl"),
+                            "a member expires with its root: declare ttl on the aggregate (one of the root's instant "
+                                    + "fields), not on a member or a part");
+                }
+            }
+        }
     }
 
     /** Every input member once: a ref or copy {@code team} is input as {@code teamId}, which no other child may be. */
@@ -361,6 +413,7 @@ final class AggregateReader extends YamlReader {
                 yield new Child(name, Kind.REF, null, entity(map.get("ref")), null, null, false, null, at.line());
             }
             case "copy" -> {
+                refuseMemberTtl(at);
                 var map = map(at, Set.of("copy", "type", "label", "optional", "schema"));
                 String type = text(required(map, "type", at));
                 if (!NAME.matcher(type).matches()) {

@@ -54,7 +54,8 @@ public final class DeclaredAggregate {
         if (model.summary() != null) {
             built = built.listed(model.summary().fields(), lists);
         }
-        this.aggregate = built.ruled(model.rules());
+        built = built.ruled(model.rules());
+        this.aggregate = model.ttl() == null ? built : built.expiring(model.ttl());
     }
 
     /** The engine's node of a declared one; a part's node is built once and bound wherever it is used. */
