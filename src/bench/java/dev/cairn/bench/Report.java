@@ -311,6 +311,18 @@ final class Report {
         }
         md.append(builds(data));
         md.append(throughput(data));
+        if (!data.features().isEmpty()) {
+            md.append("## What each entity feature costs on a write\n\n")
+                    .append("Six declared entities alike in every field and route but for one feature each "
+                            + "(src/bench/feature-models), written in the same rounds by the same Cairn process, one request at "
+                            + "a time over one connection, in an order shuffled anew for every cycle of one write per entity. "
+                            + "Calls and actions are what DynamoDB Local's engine received (the app answered as many calls "
+                            + "unless marked); WCU is what DynamoDB bills for those actions by its published rules: per action "
+                            + "1 unit per KB of the larger of its item before and after (rounded up, at least 1), twice that in "
+                            + "a TransactWriteItems, ConditionChecks included; the largest item of every write is in the raw "
+                            + "table. p50 at one connection; feature / plain above 1 means the feature costs more.\n\n")
+                    .append(features(data.features())).append('\n');
+        }
         if (!data.headlines().isEmpty()) {
             md.append("| scenario | ratio | of |\n|---|---|---|\n");
             for (RunData.Headline h : data.headlines()) {
@@ -371,6 +383,39 @@ final class Report {
             }
         }
         return md.append('\n').toString();
+    }
+
+    /**
+     * Each entity feature's write beside the same write of the plain entity (the features scenario), with feature /
+     * plain for the calls, the write units and the p50 (over all rounds, then round by round).
+     */
+    static String features(List<RunData.FeatureWrite> rows) {
+        var md = new StringBuilder("| write | feature | DynamoDB calls | actions per write call | WCU | p50 ms "
+                + "| feature / plain: calls | WCU | p50 | p50, round by round |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        String write = null;
+        RunData.FeatureWrite plain = null;
+        for (RunData.FeatureWrite r : rows) {
+            boolean first = !r.write().equals(write);
+            if (first) {
+                write = r.write();
+                plain = rows.stream().filter(p -> p.write().equals(r.write()) && p.feature().equals("none")).findFirst().orElse(null);
+            }
+            boolean off = r == plain || plain == null;
+            String byRound = "–";
+            if (!off) {
+                var ratios = new ArrayList<String>();
+                for (int i = 0; i < Math.min(r.roundP50Ms().size(), plain.roundP50Ms().size()); i++) {
+                    ratios.add(f(r.roundP50Ms().get(i) / plain.roundP50Ms().get(i)));
+                }
+                byRound = String.join(" · ", ratios);
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %s | %d | %.2f | %s | %s | %s | %s |%n", first ? r.write() : "",
+                    r.feature(), r.operations().isEmpty() ? "0" : r.calls() + " (" + r.operations() + ")", r.agreed() ? "" : " **(differs)**",
+                    r.actions(), r.writeUnits(), r.p50Ms(), off ? "–" : f((double) r.calls() / plain.calls()),
+                    off ? "–" : f((double) r.writeUnits() / plain.writeUnits()), off ? "–" : "**" + f(r.p50Ms() / plain.p50Ms()) + "**",
+                    byRound));
+        }
+        return md.toString();
     }
 
     /**
