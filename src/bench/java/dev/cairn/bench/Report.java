@@ -273,12 +273,12 @@ final class Report {
                         run.javaApp(), run.appHeap()))
                 .append(String.format(Locale.ROOT, "| DynamoDB | %s |%n", run.dynamoDb()))
                 .append('\n');
-        md.append("## Ratios\n\n")
-                .append("Cairn / baseline, each merged over the rounds: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU. ")
-                .append("CPU per request is the serving process' user + system time (from /proc) over its measured windows; ")
-                .append("the raw SDK runs inside the load generator, so it has none. On a shared machine, read the ratios, ")
-                .append("not the absolute numbers.\n\n");
         if (!data.comparisons().isEmpty()) {
+            md.append("## Ratios\n\n")
+                    .append("Cairn / baseline, each merged over the rounds: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU. ")
+                    .append("CPU per request is the serving process' user + system time (from /proc) over its measured windows; ")
+                    .append("the raw SDK runs inside the load generator, so it has none. On a shared machine, read the ratios, ")
+                    .append("not the absolute numbers.\n\n");
             md.append("| route | concurrency | Cairn / | ops/s | p50 | p99 | CPU per request |\n|---|---|---|---|---|---|---|\n");
             for (RunData.Comparison comparison : data.comparisons()) {
                 boolean first = true;
