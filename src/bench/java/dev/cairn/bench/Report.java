@@ -257,12 +257,18 @@ final class Report {
                         : "clean tree"))
                 .append(String.format(Locale.ROOT, "| command | `%s` |%n", run.command()))
                 .append(String.format(Locale.ROOT, "| scenarios | %s |%n", String.join(", ", run.scenarios())))
-                .append(String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round%s |%n",
+                .append(data.comparisons().isEmpty() && !data.features().isEmpty()
+                        // A run of the features scenario only: its writes are counted, not timed windows.
+                        ? String.format(Locale.ROOT, "| writes | one request at a time over one connection; per entity, write "
+                                + "and round the number the command gives, after the unrecorded ones |%n| rounds | %d, each "
+                                + "write's cycles in a fresh shuffled order of the entities, the writes in reverse order every "
+                                + "other round |%n", run.rounds())
+                        : String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round%s |%n",
                         run.warmupSeconds(), run.durationSeconds(), run.prewarmSeconds() > 0 ? String.format(Locale.ROOT,
-                                "; before a GET route's first round, %d s of unmeasured load on each", run.prewarmSeconds()) : ""))
-                .append(String.format(Locale.ROOT, "| concurrency | %s closed-loop clients |%n",
-                        String.join(", ", run.concurrencies().stream().map(String::valueOf).toList())))
-                .append(String.format(Locale.ROOT, "| rounds | %d, interleaved, every other round in reverse order |%n", run.rounds()))
+                                "; before a GET route's first round, %d s of unmeasured load on each", run.prewarmSeconds()) : "")
+                        + String.format(Locale.ROOT, "| concurrency | %s closed-loop clients |%n",
+                        String.join(", ", run.concurrencies().stream().map(String::valueOf).toList()))
+                        + String.format(Locale.ROOT, "| rounds | %d, interleaved, every other round in reverse order |%n", run.rounds()))
                 .append(String.format(Locale.ROOT, "| load | HTTP/%s, one connection per client%s%s |%n", run.http(),
                         run.jfr() ? "; JFR recording attached to the app" : "",
                         run.other() == null ? "" : "; other build beside this one: `" + run.other() + "`"))
