@@ -41,6 +41,19 @@ final class AppProcess implements AutoCloseable {
 
     /** Another build of the app (its quarkus-app directory's jar), with the same settings. */
     static AppProcess start(String dynamoEndpoint, List<String> properties, String name, Path jar) throws Exception {
+        return start(dynamoEndpoint, properties, name, jar, null);
+    }
+
+    /**
+     * The packaged app serving, beside its own model files, those under {@code models}/models/ (a benchmark's domain
+     * that is never shipped): that directory goes on the class path ahead of the jar, whose class loader lists the
+     * model files of its parent too.
+     */
+    static AppProcess startWithModels(String dynamoEndpoint, List<String> properties, String name, Path models) throws Exception {
+        return start(dynamoEndpoint, properties, name, Path.of("target/quarkus-app/quarkus-run.jar"), models);
+    }
+
+    private static AppProcess start(String dynamoEndpoint, List<String> properties, String name, Path jar, Path models) throws Exception {
         int port = freePort();
         int managementPort = freePort();
         if (!Files.exists(jar)) {
@@ -63,8 +76,14 @@ final class AppProcess implements AutoCloseable {
                 "-Dcairn.limits.enabled=false",
                 "-Dquarkus.log.level=WARN",
                 "-Dquarkus.log.console.json.enabled=false",
-                "-Dquarkus.shutdown.delay-enabled=false",
-                "-jar", jar.toString()));
+                "-Dquarkus.shutdown.delay-enabled=false"));
+        if (models == null) {
+            command.addAll(List.of("-jar", jar.toString()));
+        } else {
+            // The jar's own entry point, as -jar would run it; the jar's manifest still names its boot libraries.
+            command.addAll(List.of("-cp", models.toAbsolutePath() + java.io.File.pathSeparator + jar,
+                    "io.quarkus.bootstrap.runner.QuarkusEntryPoint"));
+        }
         command.addAll(1, properties);
         if (!name.startsWith("startup")) {
             profiled(command, name);

@@ -157,6 +157,7 @@ class CairnBench {
                 if (enabled("copywrites")) copyWrites();
                 if (enabled(SchoolBuilds.SCENARIO)) new SchoolBuilds(this).run();
                 if (enabled(SocialBuilds.SCENARIO)) new SocialBuilds(this).run();
+                if (enabled(FeatureWrites.SCENARIO)) new FeatureWrites(this, dynamo).run();
                 if (enabled("reconcile")) reconcile();
                 if (enabled("cascade")) cascade(dynamo.endpoint());
                 if (enabled("scaling")) scaling();

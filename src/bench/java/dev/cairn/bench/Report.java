@@ -257,12 +257,18 @@ final class Report {
                         : "clean tree"))
                 .append(String.format(Locale.ROOT, "| command | `%s` |%n", run.command()))
                 .append(String.format(Locale.ROOT, "| scenarios | %s |%n", String.join(", ", run.scenarios())))
-                .append(String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round%s |%n",
+                .append(data.comparisons().isEmpty() && !data.features().isEmpty()
+                        // A run of the features scenario only: its writes are counted, not timed windows.
+                        ? String.format(Locale.ROOT, "| writes | one request at a time over one connection; per entity, write "
+                                + "and round the number the command gives, after the unrecorded ones |%n| rounds | %d, each "
+                                + "write's cycles in a fresh shuffled order of the entities, the writes in reverse order every "
+                                + "other round |%n", run.rounds())
+                        : String.format(Locale.ROOT, "| warm-up, measured | %d s, %d s per implementation, concurrency and round%s |%n",
                         run.warmupSeconds(), run.durationSeconds(), run.prewarmSeconds() > 0 ? String.format(Locale.ROOT,
-                                "; before a GET route's first round, %d s of unmeasured load on each", run.prewarmSeconds()) : ""))
-                .append(String.format(Locale.ROOT, "| concurrency | %s closed-loop clients |%n",
-                        String.join(", ", run.concurrencies().stream().map(String::valueOf).toList())))
-                .append(String.format(Locale.ROOT, "| rounds | %d, interleaved, every other round in reverse order |%n", run.rounds()))
+                                "; before a GET route's first round, %d s of unmeasured load on each", run.prewarmSeconds()) : "")
+                        + String.format(Locale.ROOT, "| concurrency | %s closed-loop clients |%n",
+                        String.join(", ", run.concurrencies().stream().map(String::valueOf).toList()))
+                        + String.format(Locale.ROOT, "| rounds | %d, interleaved, every other round in reverse order |%n", run.rounds()))
                 .append(String.format(Locale.ROOT, "| load | HTTP/%s, one connection per client%s%s |%n", run.http(),
                         run.jfr() ? "; JFR recording attached to the app" : "",
                         run.other() == null ? "" : "; other build beside this one: `" + run.other() + "`"))
@@ -273,12 +279,12 @@ final class Report {
                         run.javaApp(), run.appHeap()))
                 .append(String.format(Locale.ROOT, "| DynamoDB | %s |%n", run.dynamoDb()))
                 .append('\n');
-        md.append("## Ratios\n\n")
-                .append("Cairn / baseline, each merged over the rounds: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU. ")
-                .append("CPU per request is the serving process' user + system time (from /proc) over its measured windows; ")
-                .append("the raw SDK runs inside the load generator, so it has none. On a shared machine, read the ratios, ")
-                .append("not the absolute numbers.\n\n");
         if (!data.comparisons().isEmpty()) {
+            md.append("## Ratios\n\n")
+                    .append("Cairn / baseline, each merged over the rounds: above 1 favours Cairn for ops/s, below 1 for p50, p99 and CPU. ")
+                    .append("CPU per request is the serving process' user + system time (from /proc) over its measured windows; ")
+                    .append("the raw SDK runs inside the load generator, so it has none. On a shared machine, read the ratios, ")
+                    .append("not the absolute numbers.\n\n");
             md.append("| route | concurrency | Cairn / | ops/s | p50 | p99 | CPU per request |\n|---|---|---|---|---|---|---|\n");
             for (RunData.Comparison comparison : data.comparisons()) {
                 boolean first = true;
@@ -311,6 +317,18 @@ final class Report {
         }
         md.append(builds(data));
         md.append(throughput(data));
+        if (!data.features().isEmpty()) {
+            md.append("## What each entity feature costs on a write\n\n")
+                    .append("Six declared entities alike in every field and route but for one feature each "
+                            + "(src/bench/feature-models), written in the same rounds by the same Cairn process, one request at "
+                            + "a time over one connection, in an order shuffled anew for every cycle of one write per entity. "
+                            + "Calls and actions are what DynamoDB Local's engine received (the app answered as many calls "
+                            + "unless marked); WCU is what DynamoDB bills for those actions by its published rules: per action "
+                            + "1 unit per KB of the larger of its item before and after (rounded up, at least 1), twice that in "
+                            + "a TransactWriteItems, ConditionChecks included; the largest item of every write is in the raw "
+                            + "table. p50 at one connection; feature / plain above 1 means the feature costs more.\n\n")
+                    .append(features(data.features())).append('\n');
+        }
         if (!data.headlines().isEmpty()) {
             md.append("| scenario | ratio | of |\n|---|---|---|\n");
             for (RunData.Headline h : data.headlines()) {
@@ -371,6 +389,39 @@ final class Report {
             }
         }
         return md.append('\n').toString();
+    }
+
+    /**
+     * Each entity feature's write beside the same write of the plain entity (the features scenario), with feature /
+     * plain for the calls, the write units and the p50 (over all rounds, then round by round).
+     */
+    static String features(List<RunData.FeatureWrite> rows) {
+        var md = new StringBuilder("| write | feature | DynamoDB calls | actions per write call | WCU | p50 ms "
+                + "| feature / plain: calls | WCU | p50 | p50, round by round |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        String write = null;
+        RunData.FeatureWrite plain = null;
+        for (RunData.FeatureWrite r : rows) {
+            boolean first = !r.write().equals(write);
+            if (first) {
+                write = r.write();
+                plain = rows.stream().filter(p -> p.write().equals(r.write()) && p.feature().equals("none")).findFirst().orElse(null);
+            }
+            boolean off = r == plain || plain == null;
+            String byRound = "–";
+            if (!off) {
+                var ratios = new ArrayList<String>();
+                for (int i = 0; i < Math.min(r.roundP50Ms().size(), plain.roundP50Ms().size()); i++) {
+                    ratios.add(f(r.roundP50Ms().get(i) / plain.roundP50Ms().get(i)));
+                }
+                byRound = String.join(" · ", ratios);
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %s | %d | %.2f | %s | %s | %s | %s |%n", first ? r.write() : "",
+                    r.feature(), r.operations().isEmpty() ? "0" : r.calls() + " (" + r.operations() + ")", r.agreed() ? "" : " **(differs)**",
+                    r.actions(), r.writeUnits(), r.p50Ms(), off ? "–" : f((double) r.calls() / plain.calls()),
+                    off ? "–" : f((double) r.writeUnits() / plain.writeUnits()), off ? "–" : "**" + f(r.p50Ms() / plain.p50Ms()) + "**",
+                    byRound));
+        }
+        return md.toString();
     }
 
     /**

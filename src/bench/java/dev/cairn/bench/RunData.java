@@ -12,12 +12,15 @@ import java.util.Optional;
  * @param tables     the run's raw Markdown tables, as target/bench/results.md has them
  * @param throughput passes of a job timed end to end beside the same work by hand (the reconcile scenario); empty in
  *                   runs published before it existed
+ * @param features   each entity feature's write beside the plain entity's (the features scenario); empty in runs
+ *                   published before it existed
  */
 record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> startup, List<Headline> headlines,
-               String tables, String failure, List<Throughput> throughput) {
+               String tables, String failure, List<Throughput> throughput, List<FeatureWrite> features) {
 
     RunData {
         throughput = throughput == null ? List.of() : throughput;
+        features = features == null ? List.of() : features;
     }
 
     static final String CAIRN = "Cairn";
@@ -135,12 +138,31 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
     record Throughput(String scenario, String title, String impl, int round, long checked, long repaired, double seconds) {
     }
 
+    /**
+     * One write of one entity of the features scenario (its feature on; the plain entity's row is the same write off).
+     *
+     * @param answeredCalls the mean {@code X-DynamoDB-Calls} the app answered for the timed writes
+     * @param calls         the calls DynamoDB Local's engine received for the write (the last recorded one)
+     * @param operations    those calls in order ({@code GetItem + TransactWriteItems})
+     * @param actions       per write call, its actions ({@code 3 (Update, Put, Delete)})
+     * @param writeUnits    the write units DynamoDB bills for those actions, by its published rules
+     * @param maxItemBytes  the largest item a write action touched, before or after it (DynamoDB's item size)
+     * @param localCapacity the capacity DynamoDB Local answered for the write calls (not DynamoDB's bill)
+     * @param agreed        every recorded write sent the same, and the app answered as many calls as were received
+     * @param roundP50Ms    the p50 of each round, in the order they ran
+     */
+    record FeatureWrite(String write, String entity, String feature, double answeredCalls, int calls, String operations,
+                        String actions, int writeUnits, long maxItemBytes, Double localCapacity, boolean agreed,
+                        double p50Ms, double p99Ms, long samples, List<Double> roundP50Ms) {
+    }
+
     /** Collects a run's data as the scenarios produce it. */
     static final class Builder {
         final List<Comparison> comparisons = new ArrayList<>();
         final List<StartupVariant> startup = new ArrayList<>();
         final List<Headline> headlines = new ArrayList<>();
         final List<Throughput> throughput = new ArrayList<>();
+        final List<FeatureWrite> features = new ArrayList<>();
 
         void headline(String scenario, String what, double ratio) {
             headlines.add(new Headline(scenario, what, ratio));
@@ -148,7 +170,7 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
 
         RunData build(RunInfo run, String tables, String failure) {
             return new RunData(run, List.copyOf(comparisons), List.copyOf(startup), List.copyOf(headlines), tables, failure,
-                    List.copyOf(throughput));
+                    List.copyOf(throughput), List.copyOf(features));
         }
     }
 }

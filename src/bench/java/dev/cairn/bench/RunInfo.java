@@ -52,6 +52,10 @@ record RunInfo(String date, String startedAt, String commit, boolean dirty, List
             // Named by its checkout, never by a path on this machine.
             command.append(" -Dbench.other=<").append(other).append(">/target/quarkus-app");
         }
+        if (scenarios.contains(FeatureWrites.SCENARIO) || scenarios.contains("all")) {
+            command.append(" -Dbench.features.ops=").append(FeatureWrites.OPS)
+                    .append(" -Dbench.features.warmup=").append(FeatureWrites.WARMUP);
+        }
         if (scenarios.contains("soak")) {
             command.append(" -Dbench.soak=").append(soakSeconds);
         }
