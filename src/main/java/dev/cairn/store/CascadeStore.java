@@ -124,6 +124,14 @@ public class CascadeStore {
      */
     public Uni<Report> transactional(List<WriteAction> sourceWrites, List<QuerySpec> copies, CascadeSource source,
                                      CascadePlanner planner, CopyBudget budget) {
+        return transactional(sourceWrites, copies, source, planner, budget, 1);
+    }
+
+    /** A holder written between the read of the copies and the transaction is not the source's conflict: read again. */
+    private static final int COPY_ATTEMPTS = 8;
+
+    private Uni<Report> transactional(List<WriteAction> sourceWrites, List<QuerySpec> copies, CascadeSource source,
+                                      CascadePlanner planner, CopyBudget budget, int attempt) {
         return findCopies(copies, source.entity()).chain(listed -> current(listed, planner)).chain(found -> {
             List<Unit> units = planner.plan(found, source, store.now());
             var actions = new ArrayList<WriteAction>();
@@ -137,11 +145,38 @@ public class CascadeStore {
             }
             int updated = units.stream().mapToInt(Unit::copies).sum();
             budget.takeAll(updated);
-            return store.transact(TransactionPlan.of(actions))
-                    .onFailure().invoke(() -> budget.refund(updated))
+            return store.transactDetailed(TransactionPlan.of(actions))
                     .invoke(() -> metrics.cascade("transactional", updated, 0))
-                    .map(done -> new Report("transactional", found.size(), updated, found.size() - updated, 0, List.of()));
+                    .map(done -> new Report("transactional", found.size(), updated, found.size() - updated, 0, List.of()))
+                    .onFailure().recoverWithUni(e -> {
+                        budget.refund(updated);
+                        if (onlyCopiesMoved(e, sourceWrites.size())) {
+                            if (attempt >= COPY_ATTEMPTS) {
+                                // holders written without a pause: nothing was written, and a later try may pass
+                                return Uni.createFrom().failure(SdkErrors.unavailable("the items holding copies of "
+                                        + source.entity() + " " + source.id() + " kept changing while this transactional "
+                                        + "cascade read them; nothing was written: retry, or use ?cascade=eventual", e));
+                            }
+                            return gateway.pause(store.settings().retries().pauseAfter(attempt)).chain(() ->
+                                    transactional(sourceWrites, copies, source, planner, budget, attempt + 1));
+                        }
+                        // anything else is answered as every write's failure is (the source's own condition first)
+                        return Uni.createFrom().failure(e instanceof CairnException ce
+                                && ce.error() instanceof CairnError.TransactionCanceled && ce.getCause() != null
+                                ? SdkErrors.translate(ce.getCause(), actions) : e);
+                    });
         });
+    }
+
+    /**
+     * Every failed condition was a copy's (a holder kept at its version read — one keeping history — written or
+     * deleted meanwhile), none the source's own writes: nothing was written, and a fresh read of the copies decides.
+     */
+    private static boolean onlyCopiesMoved(Throwable e, int sourceActions) {
+        return e instanceof CairnException ce && ce.error() instanceof CairnError.TransactionCanceled canceled
+                && !canceled.failures().isEmpty()
+                && canceled.failures().stream().allMatch(f -> "ConditionalCheckFailed".equals(f.reason())
+                && f.index() >= sourceActions);
     }
 
     /**
