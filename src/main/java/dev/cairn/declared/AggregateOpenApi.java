@@ -169,6 +169,7 @@ final class AggregateOpenApi {
     private static void addAggregate(OpenAPI openAPI, DomainModel domain, AggregateModel aggregate, DomainPlan plan) {
         Node root = aggregate.root();
         answer(openAPI, root, aggregate.description(), plan);
+        DeclaredOpenApi.uniqueRules(openAPI.getComponents().getSchemas().get(root.schema()), aggregate.unique());
         if (aggregate.timestamps()) {
             // the root's own: when the aggregate was created, and when any write (a cascade's too) last changed it
             Schema schema = openAPI.getComponents().getSchemas().get(root.schema());
@@ -225,6 +226,15 @@ final class AggregateOpenApi {
                     responses.addAPIResponse("204", OASFactory.createAPIResponse().description("No Content"));
                     item.setDELETE(operation);
                 }
+            }
+            if (!aggregate.unique().isEmpty() && (entry.getKey() == OperationModel.Op.CREATE
+                    || entry.getKey() == OperationModel.Op.PUT || entry.getKey() == OperationModel.Op.PATCH)) {
+                String rules = String.join("; ", aggregate.unique().stream()
+                        .map(dev.cairn.core.model.UniqueModel::describe).toList());
+                responses.addAPIResponse("409", OASFactory.createAPIResponse().description("Conflict: the " + words
+                        + " exists already or changed meanwhile; or a unique value of its root is taken (code "
+                        + "UniqueViolation: `constraint` and `fields` name it, never the " + words + " that holds it). "
+                        + rules));
             }
             if (entry.getKey() == OperationModel.Op.PUT || entry.getKey() == OperationModel.Op.PATCH
                     || entry.getKey() == OperationModel.Op.DELETE) {

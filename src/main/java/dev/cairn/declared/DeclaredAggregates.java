@@ -21,6 +21,8 @@ import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.Doc;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
+import dev.cairn.core.write.UniqueSentinels;
+import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
 import dev.cairn.platform.Offload;
@@ -243,6 +245,7 @@ public class DeclaredAggregates {
 
     /** A create of an input validated once (a second pass over a large input would be work for nothing). */
     private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> in) {
+        DeclaredService.requireLiving(aggregate.model().ttl(), in, store.now());
         Aggregate engine = aggregate.aggregate();
         String id = (String) in.get(engine.idField());
         List<RefUse> refs = checked(engine, in);
@@ -252,7 +255,8 @@ public class DeclaredAggregates {
                     Instant now = store.now();
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
                     Items items = engine.decompose(view, versions(resolved.copies()), 1, now, now);
-                    return aggregates.write(engine, AggregateWrites.create(engine, items, now).guardedBy(resolved.sourceGuards()),
+                    Plan plan = AggregateWrites.create(engine, items, now).guardedBy(resolved.sourceGuards());
+                    return aggregates.write(engine, plan.alongside(sentinels(aggregate, plan, null, in, now)),
                             Map.of()).map(done -> shown(aggregate, view, 1, now, now));
                 }));
     }
@@ -309,6 +313,7 @@ public class DeclaredAggregates {
                 }
                 Plan plan = AggregateWrites.update(engine, after, changes, current.version(), now)
                         .guardedBy(resolved.sourceGuards());
+                plan = plan.alongside(sentinels(aggregate, plan, current.view(), in, now));
                 return aggregates.write(engine, plan, snapshot.bySk())
                         .map(done -> shown(aggregate, view, current.version() + 1, current.createdAt(), now));
             });
@@ -325,15 +330,29 @@ public class DeclaredAggregates {
                 .onFailure(e -> CairnException.is(e, CairnError.AggregateAssemblyError.class)
                         && (aggregate.model().access().tenant() == null || Caller.current().allWorkspaces()))
                 .recoverWithUni(() -> aggregates.purge(engine, id).replaceWith((Snapshot) null))
-                .chain(snapshot -> snapshot == null ? Uni.createFrom().voidItem() : deleteWhole(engine, snapshot));
+                .chain(snapshot -> snapshot == null ? Uni.createFrom().voidItem() : deleteWhole(aggregate, snapshot));
     }
 
-    private Uni<Void> deleteWhole(Aggregate engine, Snapshot snapshot) {
+    private Uni<Void> deleteWhole(DeclaredAggregate aggregate, Snapshot snapshot) {
+        Aggregate engine = aggregate.aggregate();
         var current = snapshot.assembled();
         Items items = engine.decompose(current.view(), current.refVersions(), current.version(),
                 current.createdAt(), current.updatedAt());
-        return aggregates.write(engine, AggregateWrites.delete(engine, items, current.version(), store.now()),
+        Instant now = store.now();
+        Plan plan = AggregateWrites.delete(engine, items, current.version(), now);
+        return aggregates.write(engine, plan.alongside(sentinels(aggregate, plan, current.view(), null, now)),
                 snapshot.bySk());
+    }
+
+    /**
+     * The root's unique values moved from {@code before} (null: a create) to {@code after} (null: a delete): sentinel
+     * puts and deletes owned by the root, committed in the write's commit transaction with the root itself.
+     */
+    private static List<WriteAction> sentinels(DeclaredAggregate aggregate, Plan plan, Map<String, Object> before,
+                                               Map<String, Object> after, Instant now) {
+        var unique = aggregate.model().unique();
+        return unique.isEmpty() ? List.of()
+                : UniqueSentinels.actions(aggregate.name(), unique, plan.rootKey(), before, after, now);
     }
 
     private Uni<Snapshot> readForWrite(DeclaredAggregate aggregate, String id, Long ifMatch) {

@@ -117,8 +117,9 @@ public final class DeclaredOpenApi {
      * The 409 of a write that may take a unique value: the usual conflict (showing the item where it found it), or
      * the value taken — the constraint and its fields named, the other item never.
      */
-    private static org.eclipse.microprofile.openapi.models.responses.APIResponse uniqueConflict(EntityModel entity) {
-        String rules = String.join("; ", entity.unique().stream().map(dev.cairn.core.model.UniqueModel::describe).toList());
+    static org.eclipse.microprofile.openapi.models.responses.APIResponse uniqueConflict(
+            List<dev.cairn.core.model.UniqueModel> unique) {
+        String rules = String.join("; ", unique.stream().map(dev.cairn.core.model.UniqueModel::describe).toList());
         return OASFactory.createAPIResponse().description("Conflict: it exists already or changed meanwhile (where the "
                         + "write found the item, `current` shows it as it is now and `ETag` names its version); or a unique "
                         + "value is taken (code UniqueViolation: `constraint` and `fields` name it, never the item that holds "
@@ -130,12 +131,12 @@ public final class DeclaredOpenApi {
     }
 
     /** The unique values a schema's items hold: in its description and as {@code x-cairn-unique}. */
-    private static void uniqueRules(Schema schema, EntityModel entity) {
-        if (entity.unique().isEmpty()) {
+    static void uniqueRules(Schema schema, List<dev.cairn.core.model.UniqueModel> constraints) {
+        if (constraints.isEmpty()) {
             return;
         }
         var rules = new ArrayList<Object>();
-        for (var unique : entity.unique()) {
+        for (var unique : constraints) {
             var rule = new java.util.LinkedHashMap<String, Object>();
             rule.put("name", unique.name());
             rule.put("fields", unique.fields());
@@ -146,7 +147,7 @@ public final class DeclaredOpenApi {
             rules.add(rule);
         }
         schema.addExtension("x-cairn-unique", rules);
-        String said = "Unique: " + String.join("; ", entity.unique().stream()
+        String said = "Unique: " + String.join("; ", constraints.stream()
                 .map(dev.cairn.core.model.UniqueModel::describe).toList()) + ".";
         schema.description(schema.getDescription() == null ? said : schema.getDescription() + " " + said);
     }
@@ -154,7 +155,7 @@ public final class DeclaredOpenApi {
     private static void addEntity(OpenAPI openAPI, DomainModel domain, EntityModel entity, boolean cascades) {
         var schemas = openAPI.getComponents();
         Schema answerSchema = objectSchema(entity.fields(), false);
-        uniqueRules(answerSchema, entity);
+        uniqueRules(answerSchema, entity.unique());
         // Timestamps are answered, never written: readOnly keeps them out of the merge patch.
         entity.timestamps().forEach(name -> answerSchema.addProperty(name, answerOnly(ref(INSTANT))));
         schemas.addSchema(entity.name(), answerSchema);
@@ -165,7 +166,7 @@ public final class DeclaredOpenApi {
             Schema inputSchema = objectSchema(entity.fields(), true);
             inputSchema.description(entity.inputDescription() != null ? entity.inputDescription()
                     : "The body that creates " + article(entity.name()) + " " + entity.name().toLowerCase(java.util.Locale.ROOT));
-            uniqueRules(inputSchema, entity);
+            uniqueRules(inputSchema, entity.unique());
             schemas.addSchema(input, inputSchema);
         }
         String answer = entity.name();
@@ -229,7 +230,7 @@ public final class DeclaredOpenApi {
                 operation.addExtension(dev.cairn.platform.OpenApiDocs.SHOWS_CURRENT, "409,412");
             }
             if (!entity.unique().isEmpty() && entry.getKey() != Op.GET && entry.getKey() != Op.DELETE) {
-                operation.getResponses().addAPIResponse("409", uniqueConflict(entity));
+                operation.getResponses().addAPIResponse("409", uniqueConflict(entity.unique()));
             }
             numberIdentity(operation, entity, path);
             sortParameters(operation);
@@ -275,11 +276,14 @@ public final class DeclaredOpenApi {
         String deleted = "Deleted" + entity.name();
         var schemas = openAPI.getComponents();
         schemas.addSchema(deleted, OASFactory.createSchema().addType(SchemaType.OBJECT)
-                .description("A deleted " + what + ": the item as it was, who deleted it and when")
+                .description("A deleted " + what + ": the item as it was, who deleted it and when, and the version deleted")
                 .addProperty("item", ref(entity.name()))
                 .addProperty("deletedAt", ref(INSTANT))
                 .addProperty("deletedBy", string().description("The subject of the caller who deleted it"))
-                .required(List.of("item", "deletedAt", "deletedBy")));
+                .addProperty("version", OASFactory.createSchema().addType(SchemaType.INTEGER).format("int64")
+                        .minimum(BigDecimal.ONE).description("The version deleted: name it in If-Match (`\"<version>\"`) "
+                                + "to restore or purge exactly what this shows"))
+                .required(List.of("item", "deletedAt", "deletedBy", "version")));
         addPage(openAPI, deleted);
 
         Operation list = OASFactory.createOperation().operationId(entity.deletedOperationId())

@@ -356,10 +356,18 @@ public final class DeclaredRoutes {
         return routes;
     }
 
-    /** The route of this method and path; empty when none has the path, or {@code allowed} lists the methods that do. */
+    /**
+     * The route of this method and path; empty when none has the path, or {@code allowed} lists the methods that do.
+     * Of the routes that fit, only those with the most literal segments count: {@code /books/deleted} is the deleted
+     * books' listing, not the book {@code deleted}, as a literal path segment wins in JAX-RS.
+     */
     public Optional<Match> match(String method, List<String> parts, Set<String> allowed) {
+        int best = bestFit(parts);
+        if (best < 0) {
+            return Optional.empty();
+        }
         for (Route route : routes) {
-            if (fits(route, parts)) {
+            if (fit(route, parts) == best) {
                 if (route.method().equals(method)) {
                     return Optional.of(new Match(route, values(route, parts)));
                 }
@@ -370,37 +378,52 @@ public final class DeclaredRoutes {
     }
 
     /**
-     * The methods declared on the path; empty when the path is not declared at all. Every declared request asks this
-     * (authorization, before the route is matched), so nothing is made for the routes that do not fit.
+     * The methods declared on the path (those of its best-fitting routes, as {@link #match}); empty when the path is
+     * not declared at all. Every declared request asks this (authorization, before the route is matched), so nothing
+     * is made for the routes that do not fit.
      */
     public Set<String> methodsOn(List<String> parts) {
-        Set<String> allowed = null;
+        int best = bestFit(parts);
+        if (best < 0) {
+            return Set.of();
+        }
+        Set<String> allowed = new LinkedHashSet<>();
         for (Route route : routes) {
-            if (fits(route, parts)) {
-                if (allowed == null) {
-                    allowed = new LinkedHashSet<>();
-                }
+            if (fit(route, parts) == best) {
                 allowed.add(route.method());
             }
         }
-        return allowed == null ? Set.of() : allowed;
+        return allowed;
     }
 
-    /** Whether the path has the route's segments: as many, and its literal ones. */
-    private static boolean fits(Route route, List<String> parts) {
+    /** The most literal segments of a route that fits the path; -1 when none does. */
+    private int bestFit(List<String> parts) {
+        int best = -1;
+        for (Route route : routes) {
+            best = Math.max(best, fit(route, parts));
+        }
+        return best;
+    }
+
+    /** How many literal segments the route has when the path has its segments (as many, and its literal ones); -1 if not. */
+    private static int fit(Route route, List<String> parts) {
         String[] segments = route.segments();
         if (parts.size() != segments.length) {
-            return false;
+            return -1;
         }
+        int literal = 0;
         for (int i = 0; i < segments.length; i++) {
-            if (!segments[i].startsWith("{") && !segments[i].equals(parts.get(i))) {
-                return false;
+            if (!segments[i].startsWith("{")) {
+                if (!segments[i].equals(parts.get(i))) {
+                    return -1;
+                }
+                literal++;
             }
         }
-        return true;
+        return literal;
     }
 
-    /** The values of the route's parameters in a path that {@linkplain #fits fits} it. */
+    /** The values of the route's parameters in a path that {@linkplain #fit fits} it. */
     private static List<String> values(Route route, List<String> parts) {
         String[] segments = route.segments();
         var values = new ArrayList<String>(route.parameters().size());

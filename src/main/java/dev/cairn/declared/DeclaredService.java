@@ -133,6 +133,7 @@ public class DeclaredService {
             values.put(author, Caller.current().author(author, (String) values.get(author)));
         }
         defaults(model.fields(), values);
+        requireLiving(model.ttl(), values, store.now());
         var named = new HashSet<>(fromPath);
         if (address.owner() != null) {
             model.actor().ifPresent(actor -> named.add(actor.field()));
@@ -143,6 +144,19 @@ public class DeclaredService {
         }
         return insert(entity, new Doc(ordered(model, values)), named, true, writer)
                 .invoke(stored -> rememberShards(entity, stored));
+    }
+
+    /**
+     * A create's expiry ({@code ttl}) must be later than now: an item created past it would answer 201 and then be gone
+     * from every read at once, and DynamoDB's TTL never removes one more than five years past, so it would stay stored
+     * for good. An update may set a past expiry: that expires the item now.
+     */
+    static void requireLiving(String ttl, Map<String, Object> values, Instant now) {
+        Object expiry = ttl == null ? null : values.get(ttl);
+        if (expiry != null && !Instant.parse(String.valueOf(expiry)).isAfter(now)) {
+            throw dev.cairn.platform.Http.invalid(ttl, "must be later than now (" + now + "): a new item past its expiry "
+                    + "would be gone at once");
+        }
     }
 
     /**

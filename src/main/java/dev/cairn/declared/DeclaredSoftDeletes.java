@@ -62,13 +62,15 @@ public class DeclaredSoftDeletes {
     @Inject DeclaredService service;
     @Inject DeclaredModels models;
 
-    /** A deleted item as its listing answers it: the item as it was, and who deleted it when. */
+    /** A deleted item as its listing answers it: the item as it was, who deleted it when, and its version. */
     public Map<String, Object> deletedView(DeclaredEntity entity, Map<String, AttributeValue> tombstone) {
         var deletion = Tombstones.deletion(tombstone);
         var out = new LinkedHashMap<String, Object>();
         out.put("item", service.view(entity, entity.spec().fromItem(Tombstones.item(tombstone))));
         out.put("deletedAt", deletion.at().toString());
         out.put("deletedBy", deletion.by());
+        // the version deleted: what If-Match names to restore or purge exactly this
+        out.put("version", dev.cairn.core.entity.EntitySpec.versionOf(tombstone));
         return out;
     }
 

@@ -54,7 +54,7 @@ public final class ApiSchemas {
             @Schema(required = true, description = "Values taken (sentinels written)") int taken,
             @Schema(required = true, description = "Items whose values were theirs already, or changed meanwhile (their own write took them)") int unchanged,
             @Schema(required = true, description = "Values another item holds: left to it; the item cannot change or give up the value until one of the two changes") int failed,
-            @Schema(required = true, description = "The first failures (at most 50): the item's id, the constraint, the id of the item holding the value") List<Map<String, String>> failures,
+            @Schema(required = true, description = "The first failures (at most 50): `id` (the item's id), `constraint` (its name) and `reason` (why: the primary key of the item holding the value, or that the item kept changing)") List<Map<String, String>> failures,
             @Schema(format = "date-time") String createdAt,
             @Schema(format = "date-time") String finishedAt) {
     }

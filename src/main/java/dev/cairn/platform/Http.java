@@ -18,7 +18,7 @@ public final class Http {
     public static final int MAX_LIMIT = 100;
     public static final String MERGE_PATCH_JSON = "application/merge-patch+json";
 
-    private static final Pattern CANONICAL_WHOLE_NUMBER = Pattern.compile("0|[1-9][0-9]{0,8}");
+    private static final Pattern CANONICAL_WHOLE_NUMBER = Pattern.compile("0|[1-9][0-9]{0,9}");
     private static final Pattern ENTITY_TAG = Pattern.compile("^(?:W/)?\"(\\d{1,18})\"$");
 
     private Http() {
@@ -60,11 +60,11 @@ public final class Http {
      * sign, no leading zero ({@link Integer#parseInt} would also take {@code +5}, {@code 05} and other scripts' digits).
      */
     public static int wholeNumber(String field, String value, int min, int max) {
-        // At most 9 digits always fits an int; a longer number is out of every range here.
+        // At most 10 digits always fits a long; a longer number is out of every int range.
         if (value != null && CANONICAL_WHOLE_NUMBER.matcher(value).matches()) {
-            int number = Integer.parseInt(value);
+            long number = Long.parseLong(value);
             if (number >= min && number <= max) {
-                return number;
+                return (int) number;
             }
         }
         throw invalid(field, "must be a whole number from " + min + " to " + max);

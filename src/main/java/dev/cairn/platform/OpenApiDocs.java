@@ -443,8 +443,11 @@ public class OpenApiDocs implements OASFilter {
             statuses.add("412");
         }
         if (body) {
-            statuses.addAll(List.of("413", "415", "422"));
+            statuses.addAll(List.of("415", "422"));
         }
+        // The body limit (quarkus.http.limits.max-body-size) is checked before any route: an operation that takes no
+        // body answers 413 to one over it all the same.
+        statuses.add("413");
         // Every request passes the per-caller limits (platform.limits.LimitFilter): writes their rate, reads their
         // read capacity.
         statuses.add("429");

@@ -326,9 +326,11 @@ public class AggregateStore {
         int prepare = steps.size() - batches.size();
         // The commit point: the root flips, the intent goes, the source guards are checked (as many as fit; the
         // rest just before, after every group), and the undo log goes with them (as far as it fits).
+        // What goes with the root (its unique values) is always in the commit itself.
         List<WriteAction> sourceGuards = plan.sourceGuards();
-        int guardsInCommit = Math.min(sourceGuards.size(), TransactionPlan.MAX_ACTIONS - 2);
+        int guardsInCommit = Math.min(sourceGuards.size(), TransactionPlan.MAX_ACTIONS - 2 - plan.alongside().size());
         var last = new ArrayList<>(List.of(AggregateTxn.commit(plan, owner), jobs.delete(txn, owner)));
+        last.addAll(plan.alongside());
         last.addAll(sourceGuards.subList(0, guardsInCommit));
         List<List<WriteAction>> guardSteps = chunks(sourceGuards.subList(guardsInCommit, sourceGuards.size())).stream()
                 .map(chunk -> {

@@ -104,6 +104,12 @@ class ReservationExpiryResourceTest {
         var ttl = client.describeTimeToLive(r -> r.tableName(store.table())).join().timeToLiveDescription();
         assertThat(ttl.attributeName()).isEqualTo(TableSpec.EXPIRES_AT);
         assertThat(ttl.timeToLiveStatus()).isEqualTo(TimeToLiveStatus.ENABLED);
+        // a new hold already past its expiry would be gone at once: refused, as an update to a past expiry is not
+        for (String past : List.of(PAST, "0001-01-01T00:00:00Z")) {
+            given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"expiresAt\":\"" + past + "\"}")
+                    .post("/members/{m}/reservations", member).then().statusCode(400)
+                    .contentType("application/problem+json").body("errors[0].field", equalTo("expiresAt"));
+        }
         // the expiry is required here: a replacement without it, or a bad one, is refused and writes nothing
         given().contentType(ContentType.JSON).body("{\"bookId\":\"" + book + "\",\"note\":\"kept\"}")
                 .put("/members/{m}/reservations/{r}", member, hold).then().statusCode(400);

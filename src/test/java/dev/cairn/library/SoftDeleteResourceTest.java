@@ -291,6 +291,14 @@ class SoftDeleteResourceTest {
         given().queryParam("cursor", next).get("/members/{m}/loans/deleted", "sd-other-" + k).then().statusCode(400)
                 .contentType("application/problem+json");
         given().queryParam("cursor", next + "x").get("/members/{m}/loans/deleted", member).then().statusCode(400);
+        // the listing's path is its own, not a loan named "deleted": only GET is allowed there
+        given().options("/members/{m}/loans/deleted", member).then().statusCode(200)
+                .header("Allow", "GET, HEAD, OPTIONS");
+        given().contentType("application/merge-patch+json").body("{}").patch("/members/{m}/loans/deleted", member)
+                .then().statusCode(405).contentType("application/problem+json")
+                .header("Allow", org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("GET"),
+                        org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("PATCH"))));
+        given().options("/books/deleted").then().statusCode(200).header("Allow", "GET, HEAD, OPTIONS");
     }
 
     @Test
@@ -322,6 +330,9 @@ class SoftDeleteResourceTest {
                 .then().statusCode(200).header("ETag", "\"2\"");
         given().delete("/books/{b}", book).then().statusCode(204);
         var tombstone = raw("~DELETED#BOOK#" + book, "BOOK");
+        // the listing names the version deleted, the one If-Match takes below (newest deleted first: this one leads)
+        given().queryParam("limit", 100).get("/books/deleted").then().statusCode(200)
+                .body("items.find { it.item.bookId == '" + book + "' }.version", equalTo(2));
 
         given().header("If-Match", "\"1\"").post("/books/{b}/restore", book).then().statusCode(412)
                 .contentType("application/problem+json").body("code", equalTo("VersionConflict"))

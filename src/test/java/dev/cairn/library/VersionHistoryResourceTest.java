@@ -180,6 +180,11 @@ class VersionHistoryResourceTest {
         as(member, "cairn-reader").get("/members/{m}/loans/{l}/versions/{n}", member, loan, "abc").then().statusCode(400)
                 .contentType("application/problem+json");
         as(member, "cairn-reader").get("/members/{m}/loans/{l}/versions/{n}", member, loan, "0").then().statusCode(400);
+        // the contract's whole range (up to 2147483647) is a version number, merely one not kept; past it a 400
+        as(member, "cairn-reader").get("/members/{m}/loans/{l}/versions/{n}", member, loan, "2147483647").then()
+                .statusCode(404).body("code", equalTo("NotFound"));
+        as(member, "cairn-reader").get("/members/{m}/loans/{l}/versions/{n}", member, loan, "2147483648").then()
+                .statusCode(400);
 
         // the eventual cascade (a job) keeps the version it replaces too
         asAdmin().contentType(MERGE).queryParam("cascade", "eventual").body("{\"title\":\"Third Title\"}")

@@ -40,6 +40,12 @@ class HttpTest {
         assertThatThrownBy(() -> Http.wholeNumber("selectionNumber", "01", 1, 10_000)).isInstanceOf(CairnException.class)
                 .hasMessageContaining("selectionNumber");
         assertThatThrownBy(() -> Http.wholeNumber("selectionNumber", "10001", 1, 10_000)).isInstanceOf(CairnException.class);
+        // the whole int range: ten digits up to 2147483647, nothing past it
+        assertThat(Http.wholeNumber("version", "2147483647", 1, Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+        assertThatThrownBy(() -> Http.wholeNumber("version", "2147483648", 1, Integer.MAX_VALUE))
+                .isInstanceOf(CairnException.class);
+        assertThatThrownBy(() -> Http.wholeNumber("version", "99999999999", 1, Integer.MAX_VALUE))
+                .isInstanceOf(CairnException.class);
     }
 
     @Test

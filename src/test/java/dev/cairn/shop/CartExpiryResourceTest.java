@@ -275,6 +275,23 @@ class CartExpiryResourceTest {
         expired.forEach((sk, item) -> assertThat(item.get(TableSpec.EXPIRES_AT)).as(sk).isEqualTo(epoch(PAST)));
     }
 
+    /** A cart created already past its expiry would answer 201 and be gone at once: the create is refused, nothing written. */
+    @Test
+    void aCreateWhoseExpiryIsAlreadyPastIsA400AndWritesNothing() {
+        String p1 = unique("prod");
+        product(p1, "Kettle", unique("brand"), 25.5);
+        String id = unique("cart");
+        String customer = unique("cust");
+        for (String expiry : List.of(PAST, "0001-01-01T00:00:00Z", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString())) {
+            given().contentType(ContentType.JSON).body(cartJson(id, customer, expiry, p1)).post("/carts").then()
+                    .statusCode(400).contentType("application/problem+json").body("code", equalTo("ValidationFailed"))
+                    .body("errors[0].field", equalTo("expiresAt"));
+        }
+        assertThat(raw(id)).isEmpty();
+        given().contentType(ContentType.JSON).body(cartJson(id, customer, inAnHour(), p1)).post("/carts").then()
+                .statusCode(201);
+    }
+
     /**
      * A create may take the id of an expired cart, never a live one's (its root is put only where none is, or where
      * the one there is past its expiry, in the create's own transaction). It does not delete the old cart's other

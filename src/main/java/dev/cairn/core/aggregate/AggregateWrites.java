@@ -40,34 +40,42 @@ public final class AggregateWrites {
     }
 
     /**
-     * A whole write: the root guard action, the groups' member actions, and the source guards: one ConditionCheck
+     * A whole write: the root guard action, the groups' member actions, the source guards: one ConditionCheck
      * per source whose copy the write took fresh ({@link WriteAction#copiedSource}), so no copy of a superseded
-     * version is committed. In one transaction they ride along; a write in several transactions commits them with
-     * (or just before) its commit point, after every group, which is as good: a source still at the copied version
-     * then was at it when each group was written.
+     * version is committed, and {@code alongside}: what must commit with the root itself (the root's unique values'
+     * sentinels). In one transaction they all ride along; a write in several transactions commits the source guards
+     * with (or just before) its commit point, after every group, which is as good: a source still at the copied
+     * version then was at it when each group was written; {@code alongside} always goes in the commit itself.
      */
-    public record Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey, List<WriteAction> sourceGuards) {
+    public record Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey, List<WriteAction> sourceGuards,
+                       List<WriteAction> alongside) {
 
         public Plan {
             sourceGuards = List.copyOf(sourceGuards);
+            alongside = List.copyOf(alongside);
         }
 
         Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey) {
-            this(root, groups, rootKey, List.of());
+            this(root, groups, rootKey, List.of(), List.of());
         }
 
         /** The same write, guarded by these source checks. */
         public Plan guardedBy(List<WriteAction> guards) {
-            return new Plan(root, groups, rootKey, guards);
+            return new Plan(root, groups, rootKey, guards, alongside);
+        }
+
+        /** The same write, with these actions committed with the root (in its commit transaction). */
+        public Plan alongside(List<WriteAction> actions) {
+            return new Plan(root, groups, rootKey, sourceGuards, actions);
         }
 
         public int size() {
-            return 1 + groups.stream().mapToInt(g -> g.actions().size()).sum() + sourceGuards.size();
+            return 1 + groups.stream().mapToInt(g -> g.actions().size()).sum() + sourceGuards.size() + alongside.size();
         }
 
         public long bytes() {
             return root.estimatedSize() + groups.stream().mapToLong(g -> TransactionPlan.sizeOf(g.actions())).sum()
-                    + TransactionPlan.sizeOf(sourceGuards);
+                    + TransactionPlan.sizeOf(sourceGuards) + TransactionPlan.sizeOf(alongside);
         }
 
         /** True when the whole write fits in ONE transaction. */
@@ -79,6 +87,7 @@ public final class AggregateWrites {
             var all = new ArrayList<WriteAction>();
             all.add(root);
             groups.forEach(g -> all.addAll(g.actions()));
+            all.addAll(alongside);
             all.addAll(sourceGuards);
             return all;
         }

@@ -22,15 +22,18 @@ import java.util.Map;
  * declared {@code roles} (an operation or {@code list} to the role it needs) and {@code tenant} (the root field that
  * holds the tenant, a workspace id); {@code timestamps} whether its answers show the root's createdAt and updatedAt;
  * {@code ttl} the root's instant field that is the aggregate's expiry (null: it never expires), carried by every item
- * of the aggregate as the table's TTL attribute, so the members expire with their root.
+ * of the aggregate as the table's TTL attribute, so the members expire with their root; {@code unique} the root's
+ * unique values (each kept by a sentinel item owned by the root, moved in the write's commit transaction).
  */
 public record AggregateModel(String name, KeyTemplate partition, String idField, String path, String description,
                              Node root, List<String> context, List<InputRule> rules, String inputSchema,
                              String inputDescription, Map<Op, OperationModel> operations, List<Listing> lists,
                              Summary summary, List<Appearances> appearances, List<DomainModel.DemoItem> demo,
-                             EntityModel.Access access, boolean timestamps, String ttl, int line) {
+                             EntityModel.Access access, boolean timestamps, String ttl, List<UniqueModel> unique,
+                             int line) {
 
     public AggregateModel {
+        unique = List.copyOf(unique);
         context = List.copyOf(context);
         rules = List.copyOf(rules);
         lists = List.copyOf(lists);

@@ -157,7 +157,7 @@ final class AggregateReader extends YamlReader {
     // --- an aggregate -----------------------------------------------------------------------------------------
 
     private static final Set<String> AGGREGATE_KEYS = Set.of("partition", "path", "type", "label", "description", "fields",
-            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps", "ttl");
+            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps", "ttl", "unique");
 
     private AggregateModel aggregate(String name, At at) {
         if (!NAME.matcher(name).matches()) {
@@ -248,18 +248,35 @@ final class AggregateReader extends YamlReader {
                 }
             }
         }
+        List<UniqueModel> unique = List.of();
+        if (map.containsKey("unique")) {
+            if (ttl != null) {
+                throw fail(map.get("unique"), "an aggregate that expires (ttl) cannot declare unique values yet: a create "
+                        + "may take the id of an expired one, whose values would stay held");
+            }
+            var rootFields = rootChildren.stream().filter(c -> c.kind() == Kind.FIELD).map(Child::field).toList();
+            unique = uniques(map.get("unique"), rootFields, bool(map, "timestamps") ? List.of("createdAt", "updatedAt")
+                    : List.of());
+            for (UniqueModel constraint : unique) {
+                if (constraint.softDelete() != UniqueModel.SoftDelete.KEEP) {
+                    throw fail(map.get("unique"), "'" + constraint.name() + "': an aggregate is not soft-deleted, so its "
+                            + "unique values declare no softDelete");
+                }
+            }
+        }
         var model = new AggregateModel(name, partition, idField, path, optional(map, "description", null), root, context,
                 rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access,
-                bool(map, "timestamps"), ttl, at.line());
+                bool(map, "timestamps"), ttl, unique, at.line());
         var demo = map.containsKey("demo") ? demo(map.get("demo"), model) : List.<DomainModel.DemoItem>of();
         return new AggregateModel(name, partition, idField, path, model.description(), root, context, rules, input[0],
-                input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), ttl, at.line());
+                input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), ttl, unique, at.line());
     }
 
     /** What an aggregate's expiry field means, in the contract. */
     static final String AGGREGATE_EXPIRY = "The aggregate's expiry (whole seconds): from this instant on the aggregate, "
             + "root and every member, is gone from every read and list, as if deleted, and a write meets it as missing; "
-            + "DynamoDB's TTL deletes its items later";
+            + "DynamoDB's TTL deletes its items later. A create needs it later than now; an update may set a past one, "
+            + "which expires the aggregate at once";
 
     /**
      * {@code ttl: <field>} on an aggregate: one of the root's own top-level {@code instant} fields. Every item of the

@@ -459,7 +459,10 @@ public final class ModelReader extends YamlReader {
         // Where whole copies of it are (AggregateReader): read with the aggregates that embed them.
         CopiesModel copies = !map.containsKey("copies") ? null
                 : AggregateReader.copies(file, map.get("copies").node(), map.get("copies").where(), name, pk, path);
-        List<UniqueModel> unique = uniques(map.get("unique"), fields, timestamps, refs);
+        if (map.containsKey("unique") && refs.stream().anyMatch(r -> r.embed() != null)) {
+            throw fail(map.get("unique"), "an entity that embeds whole copies cannot declare unique values yet");
+        }
+        List<UniqueModel> unique = uniques(map.get("unique"), fields, timestamps);
         String ttl = map.containsKey("ttl") ? ttl(map.get("ttl"), fields, pk, sk, keyed, indexes, access) : null;
         if (ttl != null && !unique.isEmpty()) {
             // DynamoDB's TTL deletes the item without a transaction: its sentinels would outlive it and hold its values
@@ -519,85 +522,6 @@ public final class ModelReader extends YamlReader {
         return new HistoryModel(null, retain, at.line());
     }
 
-    /** Kinds a unique value can be made of: one scalar each (an object or a list has no one value to compare). */
-    private static final Set<Kind> UNIQUE_KINDS = Set.of(Kind.ID, Kind.STRING, Kind.ENUM, Kind.DATE, Kind.INSTANT,
-            Kind.INTEGER, Kind.NUMBER, Kind.BOOLEAN);
-
-    /**
-     * {@code unique: { name: { fields: [a, b], scope: c | [c, d], case: exact | insensitive, softDelete: keep | release } }}:
-     * the entity's unique values, each kept by a sentinel item (see {@link UniqueModel}).
-     */
-    private List<UniqueModel> uniques(At at, List<FieldModel> fields, List<String> timestamps, List<RefModel> refs) {
-        var out = new ArrayList<UniqueModel>();
-        if (at == null) {
-            return out;
-        }
-        if (refs.stream().anyMatch(r -> r.embed() != null)) {
-            throw fail(at, "an entity that embeds whole copies cannot declare unique values yet");
-        }
-        map(at, null).forEach((name, constraintAt) -> {
-            if (!FIELD.matcher(name).matches()) {
-                throw fail(constraintAt, "a unique constraint's name is a word like a field's, e.g. email or titlePerWorkspace");
-            }
-            var map = map(constraintAt, Set.of("fields", "scope", "case", "softDelete"));
-            List<String> constrained = uniqueFields(required(map, "fields", constraintAt), fields, timestamps, "fields");
-            List<String> scope = !map.containsKey("scope") ? List.of()
-                    : uniqueFields(map.get("scope"), fields, timestamps, "scope");
-            for (String field : scope) {
-                if (constrained.contains(field)) {
-                    throw fail(map.get("scope"), "'" + field + "' is both constrained and the scope");
-                }
-            }
-            String caseRule = optional(map, "case", "exact");
-            if (!caseRule.equals("exact") && !caseRule.equals("insensitive")) {
-                throw fail(map.get("case"), "the case rule is exact or insensitive, not '" + caseRule + "'");
-            }
-            boolean insensitive = caseRule.equals("insensitive");
-            if (insensitive && constrained.stream().map(f -> field(fields, f).kind()).noneMatch(k -> k == Kind.STRING)) {
-                throw fail(map.get("case"), "case: insensitive needs a string field to fold; " + constrained
-                        + " holds none");
-            }
-            String softDelete = optional(map, "softDelete", "keep");
-            if (!softDelete.equals("keep") && !softDelete.equals("release")) {
-                throw fail(map.get("softDelete"), "a soft-deleted item keeps or releases its unique value: keep or release, "
-                        + "not '" + softDelete + "'");
-            }
-            for (UniqueModel other : out) {
-                if (new java.util.HashSet<>(other.fields()).equals(new java.util.HashSet<>(constrained))
-                        && new java.util.HashSet<>(other.scope()).equals(new java.util.HashSet<>(scope))) {
-                    throw fail(constraintAt, "'" + other.name() + "' constrains the same fields in the same scope");
-                }
-            }
-            out.add(new UniqueModel(name, constrained, scope, insensitive,
-                    softDelete.equals("keep") ? UniqueModel.SoftDelete.KEEP : UniqueModel.SoftDelete.RELEASE,
-                    constraintAt.line()));
-        });
-        if (out.isEmpty()) {
-            throw fail(at, "declares no unique constraint: unique: { email: { fields: [email] } }");
-        }
-        return out;
-    }
-
-    /** A unique constraint's fields or scope: one field name or a list of them, each a scalar field of the entity. */
-    private List<String> uniqueFields(At at, List<FieldModel> fields, List<String> timestamps, String what) {
-        List<String> names = at.node() instanceof org.yaml.snakeyaml.nodes.ScalarNode ? List.of(text(at)) : names(at);
-        if (new java.util.HashSet<>(names).size() != names.size()) {
-            throw fail(at, "a field is named twice in " + what);
-        }
-        for (String name : names) {
-            if (timestamps.contains(name)) {
-                throw fail(at, "'" + name + "' is a timestamp, the store's: it cannot be unique or scope a unique value");
-            }
-            FieldModel field = fields.stream().filter(f -> f.name().equals(name)).findFirst()
-                    .orElseThrow(() -> fail(at, "no field '" + name + "' in " + what + " (the entity's fields: "
-                            + fields.stream().map(FieldModel::name).toList() + ")"));
-            if (!UNIQUE_KINDS.contains(field.kind())) {
-                throw fail(at, "'" + name + "' is " + field.kind().word() + ": a unique value is made of single values "
-                        + "(text, numbers, dates, booleans), not an object or a list");
-            }
-        }
-        return names;
-    }
 
     private static FieldModel field(List<FieldModel> fields, String name) {
         return fields.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
@@ -800,7 +724,8 @@ public final class ModelReader extends YamlReader {
      */
     /** What an expiry field means, in the contract. */
     static final String EXPIRY = "The item's expiry (whole seconds): from this instant on it is gone from every read "
-            + "and listing, as if deleted, and a write meets it as missing; DynamoDB's TTL deletes it later";
+            + "and listing, as if deleted, and a write meets it as missing; DynamoDB's TTL deletes it later. A create "
+            + "needs it later than now; an update may set a past one, which expires the item at once";
 
     private String ttl(At at, List<FieldModel> fields, KeyTemplate pk, KeyTemplate sk, List<IndexModel> keyed,
                        List<NaturalIndexModel> indexes, EntityModel.Access access) {

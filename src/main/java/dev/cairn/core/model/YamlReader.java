@@ -168,4 +168,85 @@ abstract class YamlReader {
         map(at, null).forEach((k, v) -> out.put(k, plain(v)));
         return out;
     }
+
+    // --- unique values (entities and aggregate roots alike) ---------------------------------------------------
+
+    /** Kinds a unique value can be made of: one scalar each (an object or a list has no one value to compare). */
+    private static final java.util.Set<FieldModel.Kind> UNIQUE_KINDS = java.util.Set.of(FieldModel.Kind.ID,
+            FieldModel.Kind.STRING, FieldModel.Kind.ENUM, FieldModel.Kind.DATE, FieldModel.Kind.INSTANT, FieldModel.Kind.INTEGER,
+            FieldModel.Kind.NUMBER, FieldModel.Kind.BOOLEAN);
+    private static final java.util.regex.Pattern UNIQUE_NAME = java.util.regex.Pattern.compile("[a-z][A-Za-z0-9]*");
+
+    /**
+     * {@code unique: { name: { fields: [a, b], scope: c | [c, d], case: exact | insensitive, softDelete: keep | release } }}:
+     * the entity's unique values, each kept by a sentinel item (see {@link UniqueModel}).
+     */
+    List<UniqueModel> uniques(At at, List<FieldModel> fields, List<String> timestamps) {
+        var out = new java.util.ArrayList<UniqueModel>();
+        if (at == null) {
+            return out;
+        }
+        map(at, null).forEach((name, constraintAt) -> {
+            if (!UNIQUE_NAME.matcher(name).matches()) {
+                throw fail(constraintAt, "a unique constraint's name is a word like a field's, e.g. email or titlePerWorkspace");
+            }
+            var map = map(constraintAt, java.util.Set.of("fields", "scope", "case", "softDelete"));
+            List<String> constrained = uniqueFields(required(map, "fields", constraintAt), fields, timestamps, "fields");
+            List<String> scope = !map.containsKey("scope") ? List.of()
+                    : uniqueFields(map.get("scope"), fields, timestamps, "scope");
+            for (String field : scope) {
+                if (constrained.contains(field)) {
+                    throw fail(map.get("scope"), "'" + field + "' is both constrained and the scope");
+                }
+            }
+            String caseRule = optional(map, "case", "exact");
+            if (!caseRule.equals("exact") && !caseRule.equals("insensitive")) {
+                throw fail(map.get("case"), "the case rule is exact or insensitive, not '" + caseRule + "'");
+            }
+            boolean insensitive = caseRule.equals("insensitive");
+            if (insensitive && constrained.stream().map(f -> fields.stream().filter(x -> x.name().equals(f)).findFirst().orElseThrow().kind()).noneMatch(k -> k == FieldModel.Kind.STRING)) {
+                throw fail(map.get("case"), "case: insensitive needs a string field to fold; " + constrained
+                        + " holds none");
+            }
+            String softDelete = optional(map, "softDelete", "keep");
+            if (!softDelete.equals("keep") && !softDelete.equals("release")) {
+                throw fail(map.get("softDelete"), "a soft-deleted item keeps or releases its unique value: keep or release, "
+                        + "not '" + softDelete + "'");
+            }
+            for (UniqueModel other : out) {
+                if (new java.util.HashSet<>(other.fields()).equals(new java.util.HashSet<>(constrained))
+                        && new java.util.HashSet<>(other.scope()).equals(new java.util.HashSet<>(scope))) {
+                    throw fail(constraintAt, "'" + other.name() + "' constrains the same fields in the same scope");
+                }
+            }
+            out.add(new UniqueModel(name, constrained, scope, insensitive,
+                    softDelete.equals("keep") ? UniqueModel.SoftDelete.KEEP : UniqueModel.SoftDelete.RELEASE,
+                    constraintAt.line()));
+        });
+        if (out.isEmpty()) {
+            throw fail(at, "declares no unique constraint: unique: { email: { fields: [email] } }");
+        }
+        return out;
+    }
+
+    /** A unique constraint's fields or scope: one field name or a list of them, each a scalar field of the entity. */
+    private List<String> uniqueFields(At at, List<FieldModel> fields, List<String> timestamps, String what) {
+        List<String> names = at.node() instanceof org.yaml.snakeyaml.nodes.ScalarNode ? List.of(text(at)) : names(at);
+        if (new java.util.HashSet<>(names).size() != names.size()) {
+            throw fail(at, "a field is named twice in " + what);
+        }
+        for (String name : names) {
+            if (timestamps.contains(name)) {
+                throw fail(at, "'" + name + "' is a timestamp, the store's: it cannot be unique or scope a unique value");
+            }
+            FieldModel field = fields.stream().filter(f -> f.name().equals(name)).findFirst()
+                    .orElseThrow(() -> fail(at, "no field '" + name + "' in " + what + " (the entity's fields: "
+                            + fields.stream().map(FieldModel::name).toList() + ")"));
+            if (!UNIQUE_KINDS.contains(field.kind())) {
+                throw fail(at, "'" + name + "' is " + field.kind().word() + ": a unique value is made of single values "
+                        + "(text, numbers, dates, booleans), not an object or a list");
+            }
+        }
+        return names;
+    }
 }

@@ -112,13 +112,38 @@ class UniqueModelTest {
     }
 
     @Test
-    void onAnAggregateRootOrMemberUniqueIsStillReservedAndSaidSo() {
+    void anAggregateRootDeclaresUniqueValuesOfItsOwnFieldsAndMembersStillCannot() {
         String root = AggregateDeclarationTest.league("{ index: gsi1 }")
-                .replace("    label: HEAD\n", "    label: HEAD\n    unique: { title: { fields: [title] } }\n");
-        assertThatFailure(root).contains("aggregates.Fixture.unique: 'unique' is reserved for a coming entity feature");
+                .replace("    label: HEAD\n", "    label: HEAD\n    unique: { title: { fields: [title], case: insensitive } }\n");
+        var fixture = ModelReader.read("models/league.yaml", root).aggregates().get(0);
+        assertThat(fixture.unique()).singleElement().satisfies(unique -> {
+            assertThat(unique.name()).isEqualTo("title");
+            assertThat(unique.fields()).containsExactly("title");
+            assertThat(unique.caseInsensitive()).isTrue();
+        });
+        // the sentinel's key names the aggregate, as an entity's names the entity
+        assertThat(fixture.unique().get(0).sentinel("Fixture", Map.of("title", "Derby")).orElseThrow().pk())
+                .startsWith("UNIQUE#Fixture#title#");
+        // a member's field, or a ref, is not the root's own scalar
+        assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("    label: HEAD\n", "    label: HEAD\n    unique: { side: { fields: [colours] } }\n"))
+                .contains("no field 'colours'");
+        assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("    label: HEAD\n", "    label: HEAD\n    unique: { title: { fields: [title], softDelete: release } }\n"))
+                .contains("an aggregate is not soft-deleted");
+        // on a member the key is unknown (a member's values are its aggregate's, kept by the root)
         String member = AggregateDeclarationTest.league("{ index: gsi1 }")
                 .replace("        label: SIDE\n", "        label: SIDE\n        unique: { colours: { fields: [colours] } }\n");
         assertThatFailure(member).contains("unique: 'unique' is reserved for a coming entity feature");
+    }
+
+    @Test
+    void anAggregateThatExpiresCannotDeclareUniqueValuesYet() {
+        String expiring = AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("      title: { type: string, required: true, maxLength: 100 }\n",
+                        "      title: { type: string, required: true, maxLength: 100 }\n      ends: { type: instant, required: true }\n")
+                .replace("    label: HEAD\n", "    label: HEAD\n    ttl: ends\n    unique: { title: { fields: [title] } }\n");
+        assertThatFailure(expiring).contains("an aggregate that expires (ttl) cannot declare unique values yet");
     }
 
     static org.assertj.core.api.AbstractStringAssert<?> assertThatFailure(String yaml) {
