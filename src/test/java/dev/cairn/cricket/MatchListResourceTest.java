@@ -211,17 +211,7 @@ class MatchListResourceTest {
     private static Map<String, Object> backfill() throws InterruptedException {
         var started = given().post("/maintenance/aggregates/{name}/list-backfills", "Match").then().statusCode(202)
                 .body("kind", equalTo("list-backfill")).body("aggregate", equalTo("Match")).extract();
-        String job = java.net.URI.create(started.header("Location")).getPath();
-        assertThat(job).isEqualTo("/maintenance/jobs/" + started.path("id"));
-        Instant until = Instant.now().plus(Duration.ofSeconds(60));
-        while (true) {
-            Map<String, Object> now = given().get(job).then().statusCode(200).extract().path("");
-            if ("done".equals(now.get("state"))) {
-                return now;
-            }
-            assertThat(Instant.now()).as("the backfill " + job + " ends").isBefore(until);
-            Thread.sleep(50);
-        }
+        return dev.cairn.platform.MaintenanceJobs.followed(started);
     }
 
     /** An eventual cascade answers 200 when it ended in time, else 202 with its job: followed to its end. */

@@ -10,7 +10,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -118,15 +117,6 @@ class UniqueBackfillResourceTest {
     static Map<String, Object> backfill() throws InterruptedException {
         var started = given().post("/maintenance/entities/{e}/unique-backfills", "Member").then().statusCode(202)
                 .body("kind", equalTo("unique-backfill")).body("entity", equalTo("Member")).extract();
-        String job = java.net.URI.create(started.header("Location")).getPath();
-        Instant until = Instant.now().plus(Duration.ofSeconds(60));
-        while (true) {
-            Map<String, Object> now = given().get(job).then().statusCode(200).extract().path("");
-            if ("done".equals(now.get("state"))) {
-                return now;
-            }
-            assertThat(Instant.now()).as("the backfill " + job + " ends").isBefore(until);
-            Thread.sleep(50);
-        }
+        return dev.cairn.platform.MaintenanceJobs.followed(started);
     }
 }

@@ -32,7 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A unique value raced across two processes: two replicas of the packaged app share one DynamoDB Local table, and 32
  * creates of members with the same email — in different cases, under the library's case-insensitive rule — are sent
  * at once, half to each. Exactly one is created (201); every other is a 409 UniqueViolation naming the constraint and
- * never the member that won; the one sentinel belongs to the winner.
+ * never the member that won; the one sentinel belongs to the winner. The same holds for an aggregate root's value
+ * (32 orders with one purchase-order reference) and for a value moved by changes that cascade (16 books renamed to
+ * one ISBN at once: one moves it, the others keep theirs).
  */
 class UniqueRaceIT {
 
@@ -76,59 +78,141 @@ class UniqueRaceIT {
     @Test
     void thirtyTwoConcurrentCreatesOfOneEmailAcrossTwoProcessesCreateExactlyOne() throws Exception {
         String email = "race-" + k + "@example.org";
-        var go = new CountDownLatch(1);
-        var answers = new ArrayList<CompletableFuture<Answer>>();
+        var requests = new ArrayList<Request>();
         for (int i = 0; i < CREATES; i++) {
             String member = "racer" + i + "-" + k;
-            String base = (i % 2 == 0 ? one : two).base();
             // the same address in different cases: one value under the case-insensitive rule
             String spelled = i % 3 == 0 ? email.toUpperCase(java.util.Locale.ROOT) : email;
-            String body = "{\"memberId\":\"" + member + "\",\"name\":\"Racer\",\"email\":\"" + spelled
-                    + "\",\"address\":{\"city\":\"Leeds\"}}";
+            requests.add(new Request(member, "POST", (i % 2 == 0 ? one : two).base() + "/members", "{\"memberId\":\""
+                    + member + "\",\"name\":\"Racer\",\"email\":\"" + spelled + "\",\"address\":{\"city\":\"Leeds\"}}"));
+        }
+        List<Answer> done = race(requests);
+        String winner = oneWinner(done, java.util.Set.of(201), "email");
+        // every loser is absent; the one sentinel is the winner's
+        for (Answer a : done) {
+            int status = send("GET", one.base() + "/members/" + a.member(), null).status();
+            assertThat(status).as(a.member()).isEqualTo(a.member().equals(winner) ? 200 : 404);
+        }
+        assertThat(owner("UNIQUE#Member#email#*#" + email)).isEqualTo("MEMBER#" + winner);
+    }
+
+    @Test
+    void thirtyTwoConcurrentOrdersOfOneReferenceAcrossTwoProcessesCreateExactlyOne() throws Exception {
+        String product = "rp-" + k;
+        assertThat(send("POST", one.base() + "/products", "{\"id\":\"" + product
+                + "\",\"name\":\"Kettle\",\"brand\":\"steamco\",\"price\":25}").status()).isEqualTo(201);
+        String reference = "po-" + k;
+        var requests = new ArrayList<Request>();
+        for (int i = 0; i < CREATES; i++) {
+            String order = "order" + i + "-" + k;
+            String spelled = i % 3 == 0 ? reference.toUpperCase(java.util.Locale.ROOT) : reference;
+            requests.add(new Request(order, "POST", (i % 2 == 0 ? one : two).base() + "/orders", "{\"id\":\"" + order
+                    + "\",\"workspaceId\":\"acme\",\"customerId\":\"c1\",\"status\":\"placed\",\"reference\":\""
+                    + spelled + "\",\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},"
+                    + "\"lines\":[{\"productId\":\"" + product + "\",\"quantity\":1}]}"));
+        }
+        List<Answer> done = race(requests);
+        String winner = oneWinner(done, java.util.Set.of(201), "reference");
+        for (Answer a : done) {
+            int status = send("GET", two.base() + "/orders/" + a.member(), null).status();
+            assertThat(status).as(a.member()).isEqualTo(a.member().equals(winner) ? 200 : 404);
+        }
+        assertThat(owner("UNIQUE#Order#reference#acme#" + reference.toUpperCase(java.util.Locale.ROOT)
+                .toLowerCase(java.util.Locale.ROOT))).isEqualTo("ORDER#" + winner);
+    }
+
+    @Test
+    void sixteenBooksRenamedToOneIsbnAtOnceAcrossTwoProcessesMoveItExactlyOnce() throws Exception {
+        int books = 16;
+        String target = isbn(99);
+        for (int i = 0; i < books; i++) {
+            assertThat(send("POST", one.base() + "/books", "{\"bookId\":\"book" + i + "-" + k + "\",\"title\":\"T" + i
+                    + "\",\"isbn\":\"" + isbn(i) + "\"}").status()).isEqualTo(201);
+        }
+        var requests = new ArrayList<Request>();
+        for (int i = 0; i < books; i++) {
+            String book = "book" + i + "-" + k;
+            requests.add(new Request(book, "PATCH", (i % 2 == 0 ? one : two).base() + "/books/" + book,
+                    "{\"isbn\":\"" + target + "\"}"));
+        }
+        List<Answer> done = race(requests);
+        // a change that cascades answers 200, or 202 when its cascade job outlives the request
+        String winner = oneWinner(done, java.util.Set.of(200, 202), "isbn");
+        assertThat(owner("UNIQUE#Book#isbn#*#" + target)).isEqualTo("BOOK#" + winner);
+        for (int i = 0; i < books; i++) {
+            String book = "book" + i + "-" + k;
+            // the winner gave its old value up in its own transaction; every other still holds its own
+            assertThat(owner("UNIQUE#Book#isbn#*#" + isbn(i))).as(book).isEqualTo(book.equals(winner) ? null : "BOOK#" + book);
+            assertThat(send("GET", two.base() + "/books/" + book, null).body())
+                    .contains("\"isbn\":\"" + (book.equals(winner) ? target : isbn(i)) + "\"");
+        }
+    }
+
+    /** A 13-digit ISBN unique to this run. */
+    String isbn(int n) {
+        return String.format("%06d%05d%02d", Math.floorMod(k.hashCode(), 1_000_000), 0, n);
+    }
+
+    record Request(String member, String method, String url, String body) {
+    }
+
+    /** Sends every request at once (one thread each, released together): their answers, in order. */
+    List<Answer> race(List<Request> requests) {
+        var go = new CountDownLatch(1);
+        var answers = new ArrayList<CompletableFuture<Answer>>();
+        for (Request request : requests) {
             answers.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     go.await();
-                    var response = http.send(HttpRequest.newBuilder(URI.create(base + "/members"))
-                            .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-                    return new Answer(member, response.statusCode(),
-                            response.headers().firstValue("Content-Type").orElse(""), response.body());
+                    Answer answer = send(request.method(), request.url(), request.body());
+                    return new Answer(request.member(), answer.status(), answer.contentType(), answer.body());
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             }, pool));
         }
         go.countDown();
-        List<Answer> done = answers.stream().map(CompletableFuture::join).toList();
+        return answers.stream().map(CompletableFuture::join).toList();
+    }
 
+    /** Exactly one answer has a status of {@code won}; every other is a 409 UniqueViolation of the constraint, naming no winner. */
+    static String oneWinner(List<Answer> done, java.util.Set<Integer> won, String constraint) {
         var byStatus = new TreeMap<Integer, Integer>();
         done.forEach(a -> byStatus.merge(a.status(), 1, Integer::sum));
-        List<Answer> created = done.stream().filter(a -> a.status() == 201).toList();
-        assertThat(created).as("answers by status: %s", byStatus).hasSize(1);
-        String winner = created.get(0).member();
+        List<Answer> winners = done.stream().filter(a -> won.contains(a.status())).toList();
+        assertThat(winners).as("answers by status: %s", byStatus).hasSize(1);
+        String winner = winners.get(0).member();
         for (Answer a : done) {
-            if (a.status() == 201) {
-                continue;
+            if (!won.contains(a.status())) {
+                assertThat(a.status()).as("%s: %s", a.member(), a.body()).isEqualTo(409);
+                assertThat(a.contentType()).startsWith("application/problem+json");
+                assertThat(a.body()).contains("\"code\":\"UniqueViolation\"").contains("\"constraint\":\"" + constraint + "\"")
+                        .doesNotContain(winner).doesNotContain("current");
             }
-            assertThat(a.status()).as("%s: %s", a.member(), a.body()).isEqualTo(409);
-            assertThat(a.contentType()).startsWith("application/problem+json");
-            assertThat(a.body()).contains("\"code\":\"UniqueViolation\"").contains("\"constraint\":\"email\"")
-                    .doesNotContain(winner).doesNotContain("current");
         }
-        // every loser is absent; the one sentinel is the winner's
-        for (Answer a : done) {
-            int status = http.send(HttpRequest.newBuilder(URI.create(one.base() + "/members/" + a.member())).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-            assertThat(status).as(a.member()).isEqualTo(a.member().equals(winner) ? 200 : 404);
+        return winner;
+    }
+
+    Answer send(String method, String url, String body) throws Exception {
+        var builder = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
+        if (body != null) {
+            builder.header("Content-Type", method.equals("PATCH") ? "application/merge-patch+json" : "application/json");
         }
+        var response = http.send(builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(null, response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                response.body());
+    }
+
+    /** The owner ({@code _ownerPk}) of the sentinel at this partition key, read straight from the table; null: none. */
+    String owner(String sentinelPk) {
         try (var client = DynamoDbAsyncClient.builder().endpointOverride(URI.create(dynamo.endpoint())).region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build()) {
             String table = client.listTables().join().tableNames().get(0);
             Map<String, AttributeValue> sentinel = client.getItem(GetItemRequest.builder().tableName(table).consistentRead(true)
-                    .key(Map.of("pk", AttributeValue.fromS("UNIQUE#Member#email#*#" + email), "sk", AttributeValue.fromS("UNIQUE")))
+                    .key(Map.of("pk", AttributeValue.fromS(sentinelPk), "sk", AttributeValue.fromS("UNIQUE")))
                     .build()).join().item();
-            assertThat(sentinel).isNotEmpty();
-            assertThat(sentinel.get("_ownerPk").s()).isEqualTo("MEMBER#" + winner);
+            return sentinel == null || sentinel.isEmpty() ? null : sentinel.get("_ownerPk").s();
         }
     }
 }
