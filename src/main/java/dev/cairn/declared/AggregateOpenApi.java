@@ -227,14 +227,26 @@ final class AggregateOpenApi {
                     item.setDELETE(operation);
                 }
             }
-            if (!aggregate.unique().isEmpty() && (entry.getKey() == OperationModel.Op.CREATE
-                    || entry.getKey() == OperationModel.Op.PUT || entry.getKey() == OperationModel.Op.PATCH)) {
+            boolean create = entry.getKey() == OperationModel.Op.CREATE;
+            if (create) {
+                // a create of an id taken shows the aggregate as it is now to a caller who may read it
+                operation.addExtension(OpenApiDocs.SHOWS_CURRENT, "409");
+            }
+            if (!aggregate.unique().isEmpty() && (create || entry.getKey() == OperationModel.Op.PUT
+                    || entry.getKey() == OperationModel.Op.PATCH)) {
                 String rules = String.join("; ", aggregate.unique().stream()
                         .map(dev.cairn.core.model.UniqueModel::describe).toList());
-                responses.addAPIResponse("409", OASFactory.createAPIResponse().description("Conflict: the " + words
-                        + " exists already or changed meanwhile; or a unique value of its root is taken (code "
-                        + "UniqueViolation: `constraint` and `fields` name it, never the " + words + " that holds it). "
-                        + rules));
+                var conflict = OASFactory.createAPIResponse().description("Conflict: " + (create ? "the " + words
+                        + " exists already (`current` shows it as it is now and `ETag` names its version, to a caller "
+                        + "who may read it)" : "the " + words + " changed meanwhile") + "; or a unique value of its root "
+                        + "is taken (code UniqueViolation: `constraint` and `fields` name it, never the " + words
+                        + " that holds it). " + rules);
+                if (create) {
+                    conflict.addHeader("ETag", OASFactory.createHeader().description("The version of the " + words
+                            + " `current` shows; absent when `current` is absent").required(false)
+                            .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
+                }
+                responses.addAPIResponse("409", conflict);
             }
             if (entry.getKey() == OperationModel.Op.PUT || entry.getKey() == OperationModel.Op.PATCH
                     || entry.getKey() == OperationModel.Op.DELETE) {

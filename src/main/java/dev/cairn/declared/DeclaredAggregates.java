@@ -100,15 +100,18 @@ public class DeclaredAggregates {
      * a caller of every workspace sees it, until a write names its tenant.
      */
     private static void requireVisible(DeclaredAggregate aggregate, String id, Map<String, Object> view) {
-        String field = aggregate.model().access().tenant();
-        if (field == null) {
-            return;
-        }
-        Caller caller = Caller.current();
-        boolean visible = view.get(field) instanceof String tenant ? caller.canSee(tenant) : caller.allWorkspaces();
-        if (!visible) {
+        if (!visible(aggregate, view)) {
             throw EntityService.notFound(aggregate.describe(id));
         }
+    }
+
+    private static boolean visible(DeclaredAggregate aggregate, Map<String, Object> view) {
+        String field = aggregate.model().access().tenant();
+        if (field == null) {
+            return true;
+        }
+        Caller caller = Caller.current();
+        return view.get(field) instanceof String tenant ? caller.canSee(tenant) : caller.allWorkspaces();
     }
 
     /** An aggregate written into a tenant out of the caller's scope: 403, whether or not that tenant exists. */
@@ -258,7 +261,28 @@ public class DeclaredAggregates {
                     Plan plan = AggregateWrites.create(engine, items, now).guardedBy(resolved.sourceGuards());
                     return aggregates.write(engine, plan.alongside(sentinels(aggregate, plan, null, in, now)),
                             Map.of()).map(done -> shown(aggregate, view, 1, now, now));
-                }));
+                })).onFailure(e -> CairnException.is(e, CairnError.Conflict.class))
+                .recoverWithUni(e -> shownConflict(aggregate, id, (CairnException) e));
+    }
+
+    /**
+     * A create refused because the aggregate exists shows it as it is now, with its version, to a caller who may read
+     * it: ONE Query more, on that refusal only (the create's own check reads which items the partition holds, not
+     * the aggregate). Another tenant's aggregate, a partition without its root, or anything else leaves the refusal
+     * as it was: nothing of it shown.
+     */
+    private Uni<Versioned> shownConflict(DeclaredAggregate aggregate, String id, CairnException refused) {
+        if (!DeclaredRoutes.mayRead(aggregate.model().access())) {
+            return Uni.createFrom().failure(refused);
+        }
+        return aggregates.read(aggregate.aggregate(), id).onFailure().recoverWithNull().chain(snapshot -> {
+            var assembled = snapshot == null ? null : snapshot.assembled();
+            if (assembled == null || !visible(aggregate, assembled.view())) {
+                return Uni.createFrom().failure(refused);
+            }
+            return Uni.createFrom().failure(refused.withCurrent(shown(aggregate, assembled.view(), assembled.version(),
+                    assembled.createdAt(), assembled.updatedAt()).view(), assembled.version()));
+        });
     }
 
     /** A PUT: the whole input, its id from the path (the body may repeat it, not contradict it). */

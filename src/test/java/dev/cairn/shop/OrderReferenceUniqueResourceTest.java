@@ -98,6 +98,12 @@ class OrderReferenceUniqueResourceTest {
         // an order without a reference holds none
         String c = "rc-" + k;
         given().contentType(ContentType.JSON).body(orderJson(c, ws, null, List.of(p))).post("/orders").then().statusCode(201);
+        // a create of an id taken is the order's own 409 Conflict (not the value's), showing the order as it is now
+        given().contentType(ContentType.JSON).body(orderJson(a, ws, "other-" + k, List.of(p))).post("/orders").then()
+                .statusCode(409).body("code", equalTo("Conflict")).header("ETag", "\"1\"")
+                .body("current.id", equalTo(a)).body("current.reference", equalTo("PO-" + k))
+                .body("current.lines.size()", equalTo(1));
+        assertThat(holder(ws, "other-" + k)).isNull();
     }
 
     @Test

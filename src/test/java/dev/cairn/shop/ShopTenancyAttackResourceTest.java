@@ -126,6 +126,12 @@ class ShopTenancyAttackResourceTest {
         assertThat(there.asString()).doesNotContain(theirs).doesNotContain("Leeds");
         as(TestTokens.admin()).get("/orders/{id}", order).then().statusCode(200).header("ETag", "\"1\"")
                 .body("workspaceId", org.hamcrest.Matchers.equalTo(theirs)).body("status", org.hamcrest.Matchers.equalTo("placed"));
+        // a writer of the order's own workspace is shown the order as it is now, with its version
+        String theirWriter = scoped("tw-" + k, List.of(theirs), "cairn-writer");
+        as(theirWriter).contentType(ContentType.JSON).body(order(order, theirs, "paid", product)).post("/orders").then()
+                .statusCode(409).body("code", org.hamcrest.Matchers.equalTo("Conflict")).header("ETag", "\"1\"")
+                .body("current.status", org.hamcrest.Matchers.equalTo("placed"))
+                .body("current.workspaceId", org.hamcrest.Matchers.equalTo(theirs));
     }
 
     // --- writes that would move or strip the tenant -------------------------------------------------------------
