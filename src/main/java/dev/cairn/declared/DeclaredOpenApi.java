@@ -243,7 +243,10 @@ public final class DeclaredOpenApi {
             // Read with its parent on the first page (see DeclaredService.listPartition): an unknown parent is a 404.
             addList(openAPI, domain, entity, entity.list(), parent != null && (entity.readsWithParent(parent)
                     || scopedBy(entity, entity.parent().field()))
-                    ? "No such " + dev.cairn.core.model.ModelReader.words(parent.name()) : null);
+                    ? "No such " + dev.cairn.core.model.ModelReader.words(parent.name())
+                    // a partition no entity owns (grouped by 'parent: { id }', or an edge's), named by the tenant
+                    : parent == null && scopedBy(entity, entity.identity().get(0))
+                    ? "Not in the caller's scope, as if absent" : null);
         }
         entity.keyedIndexes().stream().filter(index -> index.list() != null).forEach(index -> {
             addList(openAPI, domain, entity, index.list(), scopedBy(entity, index.partitionField())

@@ -4,6 +4,7 @@ import dev.cairn.core.model.AggregateModel;
 import dev.cairn.core.model.CopiesModel;
 import dev.cairn.core.model.DeclaredAggregate;
 import dev.cairn.core.model.DeclaredEntity;
+import dev.cairn.core.model.ModelReader;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.model.IndexModel;
@@ -65,12 +66,20 @@ public final class DeclaredRoutes {
 
     /**
      * Who may take a route: the role it needs, and where its path names the tenant its items belong to, which of its
-     * parameters does ({@code tenantAt}, -1 for none) and the entity that tenant is (a 404 names it).
+     * parameters does ({@code tenantAt}, -1 for none) and the entity that tenant is (a 404 names it) — or, where no
+     * entity owns the tenant's id (items grouped by {@code parent: { id }}), the word a 404 names it by
+     * ({@code tenantWord}: "workspace").
      */
-    public record Access(Role role, int tenantAt, DeclaredEntity tenant, int userAt, DeclaredEntity user) {
+    public record Access(Role role, int tenantAt, DeclaredEntity tenant, int userAt, DeclaredEntity user,
+                         String tenantWord) {
 
         Access(Role role, int tenantAt, DeclaredEntity tenant) {
-            this(role, tenantAt, tenant, -1, null);
+            this(role, tenantAt, tenant, -1, null, null);
+        }
+
+        /** What a 404 for a tenant out of the caller's scope names: "workspace acme". */
+        public String describeTenant(String value) {
+            return tenantWord != null ? tenantWord + " " + value : tenant.describe(List.of(value));
         }
     }
 
@@ -228,7 +237,7 @@ public final class DeclaredRoutes {
             // a self entity's create names no user in its path: the self rule checks the body's id is the caller's
             boolean selfCreate = route.action() == Action.CREATE && model.self();
             return new Access(at < 0 && !selfCreate ? Role.ADMIN : tenantAccess.role(), tenantAccess.tenantAt(),
-                    tenantAccess.tenant(), at, owner);
+                    tenantAccess.tenant(), at, owner, tenantAccess.tenantWord());
         }
         return tenantAccess(plan, route, role);
     }
@@ -297,9 +306,16 @@ public final class DeclaredRoutes {
                 : model.parent() != null && tenant.equals(model.parent().field()) ? plan.entity(model.parent().entity())
                 : model.refs().stream().filter(r -> r.field().equals(tenant)).findFirst()
                 .map(r -> plan.entity(r.entity())).orElse(route.entity());
+        // no entity owns the id of a partition grouped by 'parent: { id }': a 404 names it by the field ("workspace")
+        boolean unowned = model.parent() == null && !model.edge() && !tenant.equals(model.idField())
+                && tenant.equals(model.identity().get(0));
         int at = switch (route.action()) {
-            case LIST_PARTITION -> model.parent() != null && tenant.equals(model.parent().field())
-                    || model.edge() && tenant.equals(model.identity().get(0)) ? 0 : -1;
+            // a partition listing's parameters are the identity's first fields: the parent's (or an edge's from end's,
+            // or the id that groups the partition)
+            case LIST_PARTITION -> {
+                int position = model.identity().indexOf(tenant);
+                yield position >= 0 && position < route.parameters().size() ? position : -1;
+            }
             case LIST_INDEX -> tenant.equals(route.keyed().partitionField()) ? 0 : -1;
             case LIST_NATURAL -> route.parameters().indexOf(tenant);
             case VIEW -> tenant.equals(model.idField()) ? 0 : -1;
@@ -308,7 +324,9 @@ public final class DeclaredRoutes {
                 yield position < route.parameters().size() ? position : -1;
             }
         };
-        return new Access(role, at, tenantEntity);
+        String word = !unowned ? null : ModelReader.words(tenant.endsWith("Id") && tenant.length() > 2
+                ? tenant.substring(0, tenant.length() - 2) : tenant);
+        return new Access(role, at, tenantEntity, -1, null, word);
     }
 
     private static Route route(String method, String template, Action action, DeclaredEntity entity, ListModel list,

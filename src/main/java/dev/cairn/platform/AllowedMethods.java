@@ -23,7 +23,8 @@ public final class AllowedMethods {
     private static volatile List<Route> routes;
     private static volatile Function<String, Set<String>> declared = path -> Set.of();
 
-    private record Route(Pattern path, Set<String> methods) {
+    /** A documented path: its pattern, its methods, and how many of its segments are literal. */
+    private record Route(Pattern path, Set<String> methods, int literals) {
     }
 
     private AllowedMethods() {
@@ -31,10 +32,16 @@ public final class AllowedMethods {
 
     /** The Allow value for {@code path} ("GET, PATCH, DELETE"), or null when no documented path matches. */
     public static String of(String path) {
+        // Of the documented paths that match, the most literal one is the path's, as JAX-RS matches: /books/deleted
+        // is the deleted books' listing, not the book "deleted".
+        Route best = null;
         for (Route route : routes()) {
-            if (route.path().matcher(path).matches()) {
-                return String.join(", ", route.methods());
+            if ((best == null || route.literals() > best.literals()) && route.path().matcher(path).matches()) {
+                best = route;
             }
+        }
+        if (best != null) {
+            return String.join(", ", best.methods());
         }
         Set<String> methods = declared.apply(path);
         return methods.isEmpty() ? null : String.join(", ", new TreeSet<>(methods));
@@ -76,7 +83,9 @@ public final class AllowedMethods {
                     }
                 });
                 String regex = Pattern.quote(entry.getKey()).replaceAll("\\{[^}]+}", "\\\\E[^/]+\\\\Q");
-                out.add(new Route(Pattern.compile(regex + "/?"), methods));
+                int literals = (int) java.util.Arrays.stream(entry.getKey().split("/"))
+                        .filter(segment -> !segment.isEmpty() && !segment.startsWith("{")).count();
+                out.add(new Route(Pattern.compile(regex + "/?"), methods, literals));
             });
         } catch (Exception e) {
             // no Allow header rather than no answer

@@ -127,7 +127,10 @@ class ShopBuyerUniqueResourceTest {
         foreignTaken.then().body("code", not(equalTo("UniqueViolation"))).body(not(containsString("fay")));
         // and acme's buyer reads as missing to them
         as(writer(globex)).get("/workspaces/{w}/buyers/{b}", acme, "fay").then().statusCode(404);
-        as(writer(globex)).get("/workspaces/{w}/buyers", acme).then().statusCode(404);
+        as(writer(globex)).get("/workspaces/{w}/buyers", acme).then().statusCode(404)
+                .body("detail", equalTo("workspace " + acme + " does not exist")).body(not(containsString("fay")));
+        as(writer(globex)).get("/workspaces/{w}/buyers/{b}", acme, "fay").then().statusCode(404)
+                .body("detail", equalTo("workspace " + acme + " does not exist"));
         assertThat(holder(acme, email)).isEqualTo("BUYER#fay");
         assertThat(holder(acme, "free-" + k + "@example.org")).isNull();
     }
