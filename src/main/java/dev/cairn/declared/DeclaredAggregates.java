@@ -353,7 +353,8 @@ public class DeclaredAggregates {
         return readForWrite(aggregate, id, ifMatch)
                 .onFailure(e -> CairnException.is(e, CairnError.AggregateAssemblyError.class)
                         && (aggregate.model().access().tenant() == null || Caller.current().allWorkspaces()))
-                .recoverWithUni(() -> aggregates.purge(engine, id).replaceWith((Snapshot) null))
+                .recoverWithUni(() -> released(aggregate, id).chain(() -> aggregates.purge(engine, id))
+                        .replaceWith((Snapshot) null))
                 .chain(snapshot -> snapshot == null ? Uni.createFrom().voidItem() : deleteWhole(aggregate, snapshot));
     }
 
@@ -366,6 +367,29 @@ public class DeclaredAggregates {
         Plan plan = AggregateWrites.delete(engine, items, current.version(), now);
         return aggregates.write(engine, plan.alongside(sentinels(aggregate, plan, current.view(), null, now)),
                 snapshot.bySk());
+    }
+
+    /**
+     * Before a partition that does not form the aggregate is purged, the unique values its root (if any) holds are
+     * given up: nothing else would ever free them. First, so that a new aggregate created under the same id after the
+     * purge keeps what it takes (its sentinels name the same root key). 1 GetItem, and 1 transaction when it holds any.
+     */
+    private Uni<Void> released(DeclaredAggregate aggregate, String id) {
+        var unique = aggregate.model().unique();
+        if (unique.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        PrimaryKey root = aggregate.aggregate().rootKey(id);
+        return store.getItem(root, true).chain(item -> {
+            if (item == null) {
+                return Uni.createFrom().voidItem();
+            }
+            var values = new HashMap<String, Object>();
+            item.forEach((name, value) -> values.put(name, JsonAttributes.fromAttribute(value)));
+            var releases = UniqueSentinels.actions(aggregate.name(), unique, root, values, null, store.now());
+            return releases.isEmpty() ? Uni.createFrom().voidItem()
+                    : store.transact(dev.cairn.core.write.TransactionPlan.of(releases));
+        });
     }
 
     /**

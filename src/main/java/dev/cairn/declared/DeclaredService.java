@@ -153,7 +153,8 @@ public class DeclaredService {
      */
     static void requireLiving(String ttl, Map<String, Object> values, Instant now) {
         Object expiry = ttl == null ? null : values.get(ttl);
-        if (expiry != null && !Instant.parse(String.valueOf(expiry)).isAfter(now)) {
+        // compared as stored: in whole seconds (an expiry later in the current second is stored as already past)
+        if (expiry != null && Instant.parse(String.valueOf(expiry)).getEpochSecond() <= now.getEpochSecond()) {
             throw dev.cairn.platform.Http.invalid(ttl, "must be later than now (" + now + "): a new item past its expiry "
                     + "would be gone at once");
         }

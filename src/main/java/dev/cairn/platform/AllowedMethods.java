@@ -34,17 +34,23 @@ public final class AllowedMethods {
     public static String of(String path) {
         // Of the documented paths that match, the most literal one is the path's, as JAX-RS matches: /books/deleted
         // is the deleted books' listing, not the book "deleted".
-        Route best = null;
+        // (paths that tie all count, as the router counts them)
+        int best = -1;
+        Set<String> methods = new TreeSet<>();
         for (Route route : routes()) {
-            if ((best == null || route.literals() > best.literals()) && route.path().matcher(path).matches()) {
-                best = route;
+            if (route.literals() >= best && route.path().matcher(path).matches()) {
+                if (route.literals() > best) {
+                    best = route.literals();
+                    methods.clear();
+                }
+                methods.addAll(route.methods());
             }
         }
-        if (best != null) {
-            return String.join(", ", best.methods());
+        if (best >= 0) {
+            return String.join(", ", methods);
         }
-        Set<String> methods = declared.apply(path);
-        return methods.isEmpty() ? null : String.join(", ", new TreeSet<>(methods));
+        Set<String> declaredMethods = declared.apply(path);
+        return declaredMethods.isEmpty() ? null : String.join(", ", new TreeSet<>(declaredMethods));
     }
 
     /**

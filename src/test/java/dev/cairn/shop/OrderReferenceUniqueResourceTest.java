@@ -138,6 +138,37 @@ class OrderReferenceUniqueResourceTest {
         assertThat(holder(ws, "A2-" + k)).isEqualTo("ORDER#" + b);
     }
 
+    @Test
+    void aReferenceMustHoldAVisibleCharacterAndNoControlCharacters() {
+        String p = product();
+        for (String reference : List.of(" ", "\\u200b", "\\t\\u00a0", "PO\\u0000" + k)) {
+            String id = "rh-" + UUID.randomUUID().toString().substring(0, 8);
+            given().contentType(ContentType.JSON).body(orderJson(id, ws, reference, List.of(p))).post("/orders").then()
+                    .statusCode(400).contentType("application/problem+json").body("code", equalTo("ValidationFailed"))
+                    .body("errors[0].field", equalTo("reference"));
+            assertThat(partition(id)).as(reference).isEmpty();
+        }
+    }
+
+    /**
+     * An order that cannot be assembled (an item of it removed behind the service's back) is deleted by purging its
+     * partition: the reference its root held is given up first, so a later order can take it.
+     */
+    @Test
+    void deletingADamagedOrderGivesItsReferenceUp() {
+        String p = product();
+        String a = "rk-" + k;
+        given().contentType(ContentType.JSON).body(orderJson(a, ws, "DMG-" + k, List.of(p))).post("/orders").then().statusCode(201);
+        client.deleteItem(r -> r.tableName(store.table()).key(PrimaryKey.of("ORDER#" + a, "SHIPTO").toAttributes())).join();
+        given().get("/orders/{id}", a).then().statusCode(409).body("code", equalTo("AggregateAssemblyError"));
+        given().delete("/orders/{id}", a).then().statusCode(204);
+        assertThat(partition(a)).isEmpty();
+        assertThat(holder(ws, "DMG-" + k)).isNull();
+        given().contentType(ContentType.JSON).body(orderJson("rl-" + k, ws, "dmg-" + k, List.of(p))).post("/orders").then()
+                .statusCode(201);
+        assertThat(holder(ws, "DMG-" + k)).isEqualTo("ORDER#rl-" + k);
+    }
+
     /**
      * An order of 98 lines is more than one transaction holds (its items and the products' guards): it is written in
      * steps under a lease, and its reference goes in the last, the commit. A taken one fails that commit; the steps

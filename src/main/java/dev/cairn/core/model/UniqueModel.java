@@ -83,7 +83,7 @@ public record UniqueModel(String name, List<String> fields, List<String> scope, 
     }
 
     /** The value as the sentinel keys it: text folded under the case-insensitive rule, numbers in canonical form. */
-    String normalise(Object value) {
+    public String normalise(Object value) {
         String text = canonical(value);
         return caseInsensitive && value instanceof String ? fold(text) : text;
     }

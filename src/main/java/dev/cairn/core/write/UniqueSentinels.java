@@ -39,10 +39,34 @@ public final class UniqueSentinels {
             if (was.equals(next)) {
                 continue;
             }
+            if (next.isPresent()) {
+                requireComparable(constraint, after);
+            }
             was.ifPresent(key -> out.add(release(entity, constraint, key, owner)));
             next.ifPresent(key -> out.add(take(entity, constraint, key, owner, now)));
         }
         return out;
+    }
+
+    /**
+     * A text a write makes unique must be one a reader can tell apart: no control characters (stored as given, they
+     * would make values that look alike distinct), and not blank once compared (under {@code insensitive} white space
+     * around it and invisible format characters are ignored, so " " and a zero-width space would all be one value).
+     * A 400 naming the field; checked only for a value the write takes, so an item stored before is not held back.
+     */
+    private static void requireComparable(UniqueModel constraint, Map<String, Object> values) {
+        for (String field : constraint.fields()) {
+            if (values.get(field) instanceof String text) {
+                String problem = text.codePoints().anyMatch(Character::isISOControl)
+                        ? "must not contain control characters: it is a unique value"
+                        : constraint.normalise(text).isBlank()
+                        ? "must hold a visible character: it is a unique value, and white space and invisible characters alone are no value"
+                        : null;
+                if (problem != null) {
+                    throw new dev.cairn.core.CairnException(dev.cairn.core.CairnError.ValidationFailed.of(field, problem));
+                }
+            }
+        }
     }
 
     /**
