@@ -130,8 +130,17 @@ public class DeclaredUniqueBackfills implements Backfills.Kind {
         Stored<Doc> current = entity.spec().fromItem(value.item());
         var actions = new ArrayList<WriteAction>();
         actions.add(WriteAction.check(entity.name() + " " + id, owner, Expectation.present(current.version())));
-        actions.addAll(UniqueSentinels.actions(entity.name(), List.of(value.constraint()), owner, null,
-                current.value().values(), store.now()));
+        try {
+            actions.addAll(UniqueSentinels.actions(entity.name(), List.of(value.constraint()), owner, null,
+                    current.value().values(), store.now()));
+        } catch (CairnException e) {
+            // stored before the rule: blank once compared, or with control characters — no value to take
+            if (CairnException.is(e, CairnError.ValidationFailed.class)) {
+                return Uni.createFrom().item(Result.failed(owner, id, value.constraint(), "its value is "
+                        + "not one a unique value can be (blank once compared, or with control characters)"));
+            }
+            throw e;
+        }
         return store.transact(TransactionPlan.of(actions)).replaceWith(Result.taken(owner))
                 .onFailure(e -> CairnException.is(e, CairnError.UniqueViolation.class))
                 .recoverWithItem(() -> Result.failed(owner, id, value.constraint(), "taken by another item meanwhile"))
