@@ -380,19 +380,26 @@ public final class DeclaredRoutes {
      * books' listing, not the book {@code deleted}, as a literal path segment wins in JAX-RS.
      */
     public Optional<Match> match(String method, List<String> parts, Set<String> allowed) {
-        int best = bestFit(parts);
-        if (best < 0) {
-            return Optional.empty();
-        }
+        // one pass over the routes (every declared request matches, some twice): a more literal fit starts over
+        int best = -1;
+        Route found = null;
         for (Route route : routes) {
-            if (fit(route, parts) == best) {
-                if (route.method().equals(method)) {
-                    return Optional.of(new Match(route, values(route, parts)));
-                }
+            int fit = fit(route, parts);
+            if (fit < 0 || fit < best) {
+                continue;
+            }
+            if (fit > best) {
+                best = fit;
+                found = null;
+                allowed.clear();
+            }
+            if (found == null && route.method().equals(method)) {
+                found = route;
+            } else {
                 allowed.add(route.method());
             }
         }
-        return Optional.empty();
+        return found == null ? Optional.empty() : Optional.of(new Match(found, values(found, parts)));
     }
 
     /**
@@ -401,26 +408,20 @@ public final class DeclaredRoutes {
      * is made for the routes that do not fit.
      */
     public Set<String> methodsOn(List<String> parts) {
-        int best = bestFit(parts);
-        if (best < 0) {
-            return Set.of();
-        }
-        Set<String> allowed = new LinkedHashSet<>();
-        for (Route route : routes) {
-            if (fit(route, parts) == best) {
-                allowed.add(route.method());
-            }
-        }
-        return allowed;
-    }
-
-    /** The most literal segments of a route that fits the path; -1 when none does. */
-    private int bestFit(List<String> parts) {
         int best = -1;
+        Set<String> allowed = null;
         for (Route route : routes) {
-            best = Math.max(best, fit(route, parts));
+            int fit = fit(route, parts);
+            if (fit < 0 || fit < best) {
+                continue;
+            }
+            if (fit > best || allowed == null) {
+                best = fit;
+                allowed = new LinkedHashSet<>();
+            }
+            allowed.add(route.method());
         }
-        return best;
+        return allowed == null ? Set.of() : allowed;
     }
 
     /** How many literal segments the route has when the path has its segments (as many, and its literal ones); -1 if not. */
