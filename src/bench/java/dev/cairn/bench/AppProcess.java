@@ -162,7 +162,10 @@ final class AppProcess implements AutoCloseable {
     private static void profiled(List<String> command, String name) {
         String profiler = System.getProperty("bench.profiler", "");
         if (!profiler.isBlank()) {
-            command.add(1, "-agentpath:" + profiler + "=start,event=itimer,interval=1ms,collapsed,file="
+            // -Dbench.profiler.event=alloc: what each process allocates instead (bytes, sampled every 512 KiB)
+            String event = System.getProperty("bench.profiler.event", "itimer");
+            command.add(1, "-agentpath:" + profiler + "=start,event=" + event
+                    + (event.equals("alloc") ? ",alloc=512k" : ",interval=1ms") + ",collapsed,file="
                     + Path.of("target/bench/" + name + ".collapsed").toAbsolutePath());
         }
     }
@@ -244,6 +247,16 @@ final class AppProcess implements AutoCloseable {
     @Override
     public void close() {
         process.destroy();
+        if (!System.getProperty("bench.profiler", "").isBlank()) {
+            // a profiled process writes its stacks as it exits: the run waits for them
+            try {
+                if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** SIGTERM, then waits for the exit (a graceful stop: shutdown hooks run, -XX:ArchiveClassesAtExit writes). */

@@ -16,8 +16,10 @@ import dev.cairn.platform.auth.Caller;
 import dev.cairn.platform.auth.Caller.Role;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -88,6 +90,13 @@ public final class DeclaredRoutes {
     }
 
     private final List<Route> routes;
+    /**
+     * The routes a path may fit, by its first segment: those whose first segment is that literal or a parameter, in
+     * declaration order ({@link #open}: those of a parameter only, for any other first segment) — a request is
+     * matched against its own resource's routes, not against every declared one.
+     */
+    private final Map<String, List<Route>> byFirst;
+    private final List<Route> open;
 
     /** The segment under an item's path that lists its versions, and the parameter that names one. */
     public static final String VERSIONS_SEGMENT = "versions";
@@ -160,6 +169,16 @@ public final class DeclaredRoutes {
             out.addAll(aggregateRoutes(aggregate));
         }
         this.routes = out.stream().map(route -> route.with(access(plan, route))).toList();
+        this.open = routes.stream().filter(route -> route.segments()[0].startsWith("{")).toList();
+        var first = new LinkedHashMap<String, List<Route>>();
+        for (Route route : routes) {
+            String segment = route.segments()[0];
+            if (!segment.startsWith("{")) {
+                first.computeIfAbsent(segment, key -> routes.stream().filter(r -> r.segments()[0].equals(key)
+                        || r.segments()[0].startsWith("{")).toList());
+            }
+        }
+        this.byFirst = Map.copyOf(first);
     }
 
     /** An aggregate's operations, its lists of roots and its appearance lists. */
@@ -383,7 +402,7 @@ public final class DeclaredRoutes {
         // one pass over the routes (every declared request matches, some twice): a more literal fit starts over
         int best = -1;
         Route found = null;
-        for (Route route : routes) {
+        for (Route route : candidates(parts)) {
             int fit = fit(route, parts);
             if (fit < 0 || fit < best) {
                 continue;
@@ -410,7 +429,7 @@ public final class DeclaredRoutes {
     public Set<String> methodsOn(List<String> parts) {
         int best = -1;
         Set<String> allowed = null;
-        for (Route route : routes) {
+        for (Route route : candidates(parts)) {
             int fit = fit(route, parts);
             if (fit < 0 || fit < best) {
                 continue;
@@ -422,6 +441,10 @@ public final class DeclaredRoutes {
             allowed.add(route.method());
         }
         return allowed == null ? Set.of() : allowed;
+    }
+
+    private List<Route> candidates(List<String> parts) {
+        return byFirst.getOrDefault(parts.get(0), open);
     }
 
     /** How many literal segments the route has when the path has its segments (as many, and its literal ones); -1 if not. */

@@ -14,6 +14,7 @@ import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.Doc;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
+import dev.cairn.core.item.Timestamps;
 import dev.cairn.core.model.FieldModel;
 import dev.cairn.core.model.IndexModel;
 import dev.cairn.core.model.NaturalIndexModel;
@@ -954,11 +955,17 @@ public class DeclaredService {
 
     /** The item as the API shows it: its fields, and the store's instants under the timestamps it declares. */
     public Map<String, Object> view(DeclaredEntity entity, Stored<Doc> stored) {
-        Map<String, Object> out = DocJson.view(entity.model().fields(), stored.value());
-        for (String timestamp : entity.model().timestamps()) {
-            out.put(timestamp, (timestamp.equals(EntityModel.CREATED_AT) ? stored.createdAt() : stored.updatedAt()).toString());
+        List<String> shown = entity.shown();
+        List<FieldModel> fields = entity.model().fields();
+        Object[] values = new Object[shown.size()];
+        for (int i = 0; i < fields.size(); i++) {
+            values[i] = stored.value().get(fields.get(i).name());
         }
-        return out;
+        for (String timestamp : entity.model().timestamps()) {
+            values[shown.indexOf(timestamp)] = Timestamps.text(timestamp.equals(EntityModel.CREATED_AT)
+                    ? stored.createdAt() : stored.updatedAt());
+        }
+        return new ItemView(shown, values);
     }
 
     /** A cascade's answer with the entity as the API shows it. */

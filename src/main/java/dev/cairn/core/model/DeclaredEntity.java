@@ -35,9 +35,15 @@ public final class DeclaredEntity {
     /** The field names of the key templates, in template order: made once, not per key rendered. */
     private final String[] pkFields;
     private final String[] skFields;
+    /** What an item shows, in order: its fields, then its timestamps (made once: listings show one per item). */
+    private final java.util.List<String> shown;
 
     DeclaredEntity(EntityModel model) {
         this.model = model;
+        var names = new java.util.LinkedHashSet<String>();
+        model.fields().forEach(field -> names.add(field.name()));
+        names.addAll(model.timestamps());
+        this.shown = java.util.List.copyOf(names);
         this.pkFields = model.pk().fieldNames().toArray(String[]::new);
         this.skFields = model.sk().fieldNames().toArray(String[]::new);
         var builder = EntitySpec.builder(model.name(), new DocCodec(model.fields(), model.ttl())).key(this::keyOf);
@@ -58,6 +64,11 @@ public final class DeclaredEntity {
 
     public EntityModel model() {
         return model;
+    }
+
+    /** The names an item shows, in order: its fields, then its timestamps. */
+    public java.util.List<String> shown() {
+        return shown;
     }
 
     public String name() {
