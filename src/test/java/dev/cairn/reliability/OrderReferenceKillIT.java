@@ -171,32 +171,6 @@ class OrderReferenceKillIT {
 
         // Every DynamoDB answer late, so each write's steps are far apart in time.
         proxy.inject(FaultProxy.Fault.DELAY, 300);
-        var inFlight = new ArrayList<CompletableFuture<Integer>>();
-        for (int i = 0; i < ORDERS; i++) {
-            String id = "o" + i + "-" + k;
-            String ws = workspace(i);
-            int n = i;
-            var moved = new Use(ws, ref("M", i));
-            if (n % 4 == 0 || n % 4 == 3) {
-                used.add(moved);
-            }
-            inFlight.add(CompletableFuture.supplyAsync(() -> switch (n % 4) {
-                case 0, 3 -> send(first, "PATCH", "/orders/" + id, "application/merge-patch+json",
-                        "{\"reference\":\"" + moved.reference() + "\"}");   // moved, or gained by an order without one
-                case 1 -> send(first, "PATCH", "/orders/" + id, "application/merge-patch+json", "{\"reference\":null}");
-                default -> send(first, "DELETE", "/orders/" + id, null, null);
-            }, pool));
-            // a create that collides with a value held now (or about to be released or taken by the write above)
-            var colliding = new Use(ws, n % 4 == 3 ? fold(ref("M", n)) : fold(ref("R", n)).toUpperCase(Locale.ROOT));
-            used.add(colliding);
-            inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
-                    order("x" + n + "-" + k, ws, colliding.reference(), one)), pool));
-            // a create with a fresh reference
-            var fresh = new Use(ws, ref("F", i));
-            used.add(fresh);
-            inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
-                    order("n" + n + "-" + k, ws, fresh.reference(), one)), pool));
-        }
         // in steps: the large order's reference moved with every line changed, a large create with a fresh reference,
         // and a large create colliding with the reference the change gives up
         var patch = new StringBuilder("[{\"op\":\"replace\",\"path\":\"/reference\",\"value\":\"" + ref("BIG", 1) + "\"}");
@@ -204,24 +178,54 @@ class OrderReferenceKillIT {
             patch.append(",{\"op\":\"replace\",\"path\":\"/lines/").append(i).append("/quantity\",\"value\":2}");
         }
         used.addAll(List.of(new Use(wsA, ref("BIG", 1)), new Use(wsA, ref("BIG", 2))));
-        inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "PATCH", "/orders/big0-" + k,
-                "application/json-patch+json", patch.append("]").toString()), pool));
-        inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
-                order("big2-" + k, wsA, ref("BIG", 2), products)), pool));
-        inFlight.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
-                order("big3-" + k, wsA, fold(ref("BIG", 0)), products)), pool));
+        var stepped = List.of(
+                CompletableFuture.supplyAsync(() -> send(first, "PATCH", "/orders/big0-" + k,
+                        "application/json-patch+json", patch.append("]").toString()), pool),
+                CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("big2-" + k, wsA, ref("BIG", 2), products)), pool),
+                CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("big3-" + k, wsA, fold(ref("BIG", 0)), products)), pool));
 
-        // Killed once some write has answered and a stepped write has begun (its root marked), so the kill falls
-        // between a stepped write's transactions as well as amid the small ones.
+        // The small writes go out one order's worth at a time, then as fresh creates, until the kill: each takes at
+        // least two late answers, so whenever the kill falls some have answered and some are at their steps. The
+        // kill falls once one has answered and a stepped write has begun (its root marked), between its transactions.
+        var small = new ArrayList<CompletableFuture<Integer>>();
         long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < until && !(inFlight.stream().anyMatch(CompletableFuture::isDone) && steppedWriteBegun())) {
-            Thread.sleep(10);
+        for (int i = 0; System.nanoTime() < until && !(small.stream().anyMatch(CompletableFuture::isDone) && steppedWriteBegun()); i++) {
+            String ws = workspace(i);
+            int n = i;
+            if (i < ORDERS) {
+                String id = "o" + i + "-" + k;
+                var moved = new Use(ws, ref("M", i));
+                if (n % 4 == 0 || n % 4 == 3) {
+                    used.add(moved);
+                }
+                small.add(CompletableFuture.supplyAsync(() -> switch (n % 4) {
+                    case 0, 3 -> send(first, "PATCH", "/orders/" + id, "application/merge-patch+json",
+                            "{\"reference\":\"" + moved.reference() + "\"}");   // moved, or gained by an order without one
+                    case 1 -> send(first, "PATCH", "/orders/" + id, "application/merge-patch+json", "{\"reference\":null}");
+                    default -> send(first, "DELETE", "/orders/" + id, null, null);
+                }, pool));
+                // a create that collides with a value held now (or about to be released or taken by the write above)
+                var colliding = new Use(ws, n % 4 == 3 ? fold(ref("M", n)) : fold(ref("R", n)).toUpperCase(Locale.ROOT));
+                used.add(colliding);
+                small.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("x" + n + "-" + k, ws, colliding.reference(), one)), pool));
+            }
+            // a create with a fresh reference
+            var fresh = new Use(ws, ref("F", i));
+            used.add(fresh);
+            small.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                    order("n" + n + "-" + k, ws, fresh.reference(), one)), pool));
+            Thread.sleep(60);
         }
         first.kill();
         proxy.clear();
-        var statuses = inFlight.stream().map(CompletableFuture::join).toList();
-        // the kill fell amid the writes: some had answered, some were cut off (-1: no answer)
-        assertThat(statuses).as("answers when the process was killed").contains(-1).anyMatch(status -> status > 0);
+        var statuses = small.stream().map(CompletableFuture::join).toList();
+        // the kill fell amid the small writes: some had answered, some were cut off (-1: no answer)
+        assertThat(statuses).as("answers of the small writes when the process was killed").contains(-1)
+                .anyMatch(status -> status > 0);
+        assertThat(stepped.stream().map(CompletableFuture::join).toList()).as("answers of the stepped writes").contains(-1);
 
         assertOneToOne("after the SIGKILL", 1);
 
@@ -245,8 +249,10 @@ class OrderReferenceKillIT {
 
     /** Whether a stepped write's root is marked with its write in flight, read straight from the table. */
     boolean steppedWriteBegun() {
-        return scan().stream().anyMatch(item -> item.get("pk").s().startsWith("ORDER#big")
-                && item.get("sk").s().equals(ROOT_SK) && item.containsKey(AggregateTxn.TXN));
+        String table = direct.listTables().join().tableNames().get(0);
+        return List.of("big0-", "big2-", "big3-").stream().anyMatch(id -> direct.getItem(r -> r.tableName(table)
+                .consistentRead(true).key(Map.of("pk", AttributeValue.fromS("ORDER#" + id + k), "sk",
+                        AttributeValue.fromS(ROOT_SK)))).join().item().containsKey(AggregateTxn.TXN));
     }
 
     /**
