@@ -1,0 +1,325 @@
+package dev.cairn.reliability;
+
+import dev.cairn.core.aggregate.AggregateTxn;
+import dev.cairn.platform.EmbeddedDynamoDb;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Unique values on an aggregate's root survive a SIGKILL at any instant of their writes. The shop's orders keep a
+ * purchase-order reference unique per workspace, case-insensitively; its sentinel goes in the write's commit
+ * transaction (the one transaction of a small order, the last of one written in steps). The packaged app, behind a
+ * proxy that makes every DynamoDB answer late, runs creates with fresh references, creates colliding with held ones,
+ * merge patches moving and removing references, deletes, and large orders written in steps (a create, a colliding
+ * create and a change moving its reference) at once, and is killed while they are in flight. Read straight from the
+ * table afterwards, as readers see it (a partition whose stepped write is unfinished shows its committed state), every
+ * order holding a reference has its sentinel and every sentinel is held by an order with that reference — no orphan
+ * that would lock a reference out for ever, no order whose reference another could take. A fresh process then
+ * creates an order with every reference used: exactly the free ones are taken.
+ */
+class OrderReferenceKillIT {
+
+    static final int ORDERS = 16;
+    /** The most lines an order has: more than one transaction holds, so it is written in steps. */
+    static final int LARGE = 98;
+    static final String SENTINEL = "UNIQUE#Order#reference#";
+    static final String ROOT_SK = "HEAD";
+
+    final String k = UUID.randomUUID().toString().substring(0, 8);
+    final String wsA = "wa-" + k;
+    final String wsB = "wb-" + k;
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    final ExecutorService pool = Executors.newFixedThreadPool(48, r -> {
+        Thread t = new Thread(r, "order-kill-client");
+        t.setDaemon(true);
+        return t;
+    });
+    EmbeddedDynamoDb dynamo;
+    FaultProxy proxy;
+    DynamoDbAsyncClient direct;
+    final List<PackagedApp> apps = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        dynamo = EmbeddedDynamoDb.start(0, null);
+        proxy = new FaultProxy(dynamo.port());
+        direct = DynamoDbAsyncClient.builder().endpointOverride(URI.create("http://127.0.0.1:" + dynamo.port()))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))).build();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        pool.shutdownNow();
+        for (PackagedApp app : apps) {
+            app.stop();
+        }
+        direct.close();
+        proxy.close();
+        dynamo.close();
+    }
+
+    PackagedApp startApp() throws Exception {
+        PackagedApp app = PackagedApp.start(proxy.endpoint(), List.of("-Dquarkus.dynamodb.api-call-timeout=30S",
+                "-Dquarkus.dynamodb.api-call-attempt-timeout=15S"));
+        apps.add(app);
+        return app;
+    }
+
+    int send(PackagedApp app, String method, String path, String contentType, String body) {
+        try {
+            var request = HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(60))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+            if (contentType != null) {
+                request.header("Content-Type", contentType);
+            }
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1; // the process was killed under it
+        }
+    }
+
+    static String order(String id, String workspace, String reference, List<String> products) {
+        var lines = new ArrayList<String>();
+        for (String product : products) {
+            lines.add("{\"productId\":\"" + product + "\",\"quantity\":1}");
+        }
+        return "{\"id\":\"" + id + "\",\"workspaceId\":\"" + workspace + "\",\"customerId\":\"c1\",\"status\":\"placed\","
+                + (reference == null ? "" : "\"reference\":\"" + reference + "\",")
+                + "\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},"
+                + "\"lines\":[" + String.join(",", lines) + "]}";
+    }
+
+    /** The references here are ASCII: the model's fold (NFKC, case folded) is lower-casing for them. */
+    static String fold(String reference) {
+        return reference.toLowerCase(Locale.ROOT);
+    }
+
+    String ref(String name, int i) {
+        return name + i + "-" + k;
+    }
+
+    String workspace(int i) {
+        return i % 2 == 0 ? wsA : wsB;
+    }
+
+    /** A reference as used: its workspace and its spelling in a request. */
+    record Use(String workspace, String reference) {
+        String sentinel() {
+            return workspace + "#" + fold(reference);
+        }
+    }
+
+    @Test
+    void orderRootsAndTheirReferenceSentinelsStayOneToOneWhenTheProcessIsKilledAmidSmallAndSteppedWrites() throws Exception {
+        PackagedApp first = startApp();
+        var products = new ArrayList<String>();
+        var created = new ArrayList<CompletableFuture<Integer>>();
+        for (int i = 0; i < LARGE; i++) {
+            String id = "kp" + i + "-" + k;
+            products.add(id);
+            created.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/products", "application/json",
+                    "{\"id\":\"" + id + "\",\"name\":\"Kettle\",\"brand\":\"steamco\",\"price\":25}"), pool));
+        }
+        assertThat(created.stream().map(CompletableFuture::join).toList()).as("the products").containsOnly(201);
+        List<String> one = products.subList(0, 1);
+        var used = new ArrayList<Use>();
+        // small orders in two workspaces, one in four without a reference
+        for (int i = 0; i < ORDERS; i++) {
+            String reference = i % 4 == 3 ? null : ref("R", i);
+            assertThat(send(first, "POST", "/orders", "application/json", order("o" + i + "-" + k, workspace(i), reference, one)))
+                    .isEqualTo(201);
+            if (reference != null) {
+                used.add(new Use(workspace(i), reference));
+            }
+        }
+        // another workspace is a scope of its own: the first order's reference, in another case, is free there
+        assertThat(send(first, "POST", "/orders", "application/json", order("s0-" + k, wsB, fold(ref("R", 0)), one)))
+                .isEqualTo(201);
+        used.add(new Use(wsB, fold(ref("R", 0))));
+        // a large order, changed in steps below
+        assertThat(send(first, "POST", "/orders", "application/json", order("big0-" + k, wsA, ref("BIG", 0), products)))
+                .isEqualTo(201);
+        used.add(new Use(wsA, ref("BIG", 0)));
+        assertOneToOne("before the faults", 0);
+
+        // Every DynamoDB answer late, so each write's steps are far apart in time.
+        proxy.inject(FaultProxy.Fault.DELAY, 300);
+        // in steps: the large order's reference moved with every line changed, a large create with a fresh reference,
+        // and a large create colliding with the reference the change gives up
+        var patch = new StringBuilder("[{\"op\":\"replace\",\"path\":\"/reference\",\"value\":\"" + ref("BIG", 1) + "\"}");
+        for (int i = 0; i < LARGE; i++) {
+            patch.append(",{\"op\":\"replace\",\"path\":\"/lines/").append(i).append("/quantity\",\"value\":2}");
+        }
+        used.addAll(List.of(new Use(wsA, ref("BIG", 1)), new Use(wsA, ref("BIG", 2))));
+        var stepped = List.of(
+                CompletableFuture.supplyAsync(() -> send(first, "PATCH", "/orders/big0-" + k,
+                        "application/json-patch+json", patch.append("]").toString()), pool),
+                CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("big2-" + k, wsA, ref("BIG", 2), products)), pool),
+                CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("big3-" + k, wsA, fold(ref("BIG", 0)), products)), pool));
+
+        // The small writes go out one order's worth at a time, then as fresh creates, until the kill: each takes at
+        // least two late answers, so whenever the kill falls some have answered and some are at their steps. The
+        // kill falls once one has answered and a stepped write has begun (its root marked), between its transactions.
+        var small = new ArrayList<CompletableFuture<Integer>>();
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        for (int i = 0; System.nanoTime() < until && !(small.stream().anyMatch(CompletableFuture::isDone) && steppedWriteBegun()); i++) {
+            String ws = workspace(i);
+            int n = i;
+            if (i < ORDERS) {
+                String id = "o" + i + "-" + k;
+                var moved = new Use(ws, ref("M", i));
+                if (n % 4 == 0 || n % 4 == 3) {
+                    used.add(moved);
+                }
+                small.add(CompletableFuture.supplyAsync(() -> switch (n % 4) {
+                    case 0, 3 -> send(first, "PATCH", "/orders/" + id, "application/merge-patch+json",
+                            "{\"reference\":\"" + moved.reference() + "\"}");   // moved, or gained by an order without one
+                    case 1 -> send(first, "PATCH", "/orders/" + id, "application/merge-patch+json", "{\"reference\":null}");
+                    default -> send(first, "DELETE", "/orders/" + id, null, null);
+                }, pool));
+                // a create that collides with a value held now (or about to be released or taken by the write above)
+                var colliding = new Use(ws, n % 4 == 3 ? fold(ref("M", n)) : fold(ref("R", n)).toUpperCase(Locale.ROOT));
+                used.add(colliding);
+                small.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("x" + n + "-" + k, ws, colliding.reference(), one)), pool));
+            }
+            // a create with a fresh reference
+            var fresh = new Use(ws, ref("F", i));
+            used.add(fresh);
+            small.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                    order("n" + n + "-" + k, ws, fresh.reference(), one)), pool));
+            Thread.sleep(60);
+        }
+        first.kill();
+        proxy.clear();
+        var statuses = small.stream().map(CompletableFuture::join).toList();
+        // the kill fell amid the small writes: some had answered, some were cut off (-1: no answer)
+        assertThat(statuses).as("answers of the small writes when the process was killed").contains(-1)
+                .anyMatch(status -> status > 0);
+        assertThat(stepped.stream().map(CompletableFuture::join).toList()).as("answers of the stepped writes").contains(-1);
+
+        assertOneToOne("after the SIGKILL", 1);
+
+        // A fresh process: every reference with no sentinel can be taken, every one with a sentinel cannot.
+        PackagedApp second = startApp();
+        Map<String, String> holders = sentinels();
+        var answers = new LinkedHashMap<String, Integer>();   // workspace#folded -> the create's status, once a value
+        int n = 0;
+        for (Use use : used) {
+            if (!answers.containsKey(use.sentinel())) {
+                answers.put(use.sentinel(), send(second, "POST", "/orders", "application/json",
+                        order("after" + n++ + "-" + k, use.workspace(), use.reference(), one)));
+            }
+        }
+        answers.forEach((value, status) -> assertThat(status).as("a create with %s, %s", value,
+                holders.containsKey(value) ? "held by " + holders.get(value) : "free")
+                .isEqualTo(holders.containsKey(value) ? 409 : 201));
+        assertThat(answers.values()).as("the fresh process's creates").contains(201, 409);
+        assertOneToOne("after the fresh process took the free references", 0);
+    }
+
+    /** Whether a stepped write's root is marked with its write in flight, read straight from the table. */
+    boolean steppedWriteBegun() {
+        String table = direct.listTables().join().tableNames().get(0);
+        return List.of("big0-", "big2-", "big3-").stream().anyMatch(id -> direct.getItem(r -> r.tableName(table)
+                .consistentRead(true).key(Map.of("pk", AttributeValue.fromS("ORDER#" + id + k), "sk",
+                        AttributeValue.fromS(ROOT_SK)))).join().item().containsKey(AggregateTxn.TXN));
+    }
+
+    /**
+     * Orders' references and their sentinels, read straight from the table, each partition as readers see it (its
+     * committed state): every order with a reference has the sentinel of its folded value in its workspace, held by
+     * it, and every sentinel is held by an order with that value. A partition whose stepped write is unfinished holds
+     * no sentinel beyond its committed root's. At least {@code leastUnfinished} partitions have a write in flight.
+     */
+    void assertOneToOne(String when, int leastUnfinished) {
+        var partitions = new HashMap<String, List<Map<String, AttributeValue>>>();
+        for (var item : scan()) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith("ORDER#") && pk.endsWith("-" + k)) {
+                partitions.computeIfAbsent(pk, p -> new ArrayList<>()).add(item);
+            }
+        }
+        Map<String, String> holders = sentinels();                // workspace#folded -> holder's pk
+        var references = new HashMap<String, String>();           // order pk -> workspace#folded
+        var roots = new HashMap<String, Map<String, AttributeValue>>();
+        int unfinished = 0;
+        for (var partition : partitions.entrySet()) {
+            var committed = AggregateTxn.committed(ROOT_SK, partition.getValue());
+            if (committed.inFlight() != null) {
+                unfinished++;
+            }
+            committed.items().stream().filter(item -> item.get("sk").s().equals(ROOT_SK)).findFirst().ifPresent(root -> {
+                roots.put(partition.getKey(), root);
+                if (root.containsKey("reference")) {
+                    references.put(partition.getKey(), root.get("workspaceId").s() + "#" + fold(root.get("reference").s()));
+                }
+            });
+            if (committed.absent()) {
+                // a create in flight, or a partition being deleted or undone: no sentinel may name it
+                assertThat(holders).as("%s: sentinels held by %s, which has no committed root", when, partition.getKey())
+                        .doesNotContainValue(partition.getKey());
+            }
+        }
+        assertThat(roots).as("%s: the orders", when).isNotEmpty();
+        assertThat(references).as("%s: the orders holding a reference", when).isNotEmpty();
+        references.forEach((pk, value) -> assertThat(holders.get(value)).as("%s: the sentinel of %s's reference %s", when, pk, value)
+                .isEqualTo(pk));
+        holders.forEach((value, pk) -> assertThat(references.get(pk)).as("%s: the order %s holding reference %s", when, pk, value)
+                .isEqualTo(value));
+        assertThat(unfinished).as("%s: partitions whose stepped write was cut off", when).isGreaterThanOrEqualTo(leastUnfinished);
+    }
+
+    /** The reference sentinels of this test's workspaces: {@code workspace#folded value} -> holder's pk. */
+    Map<String, String> sentinels() {
+        var holders = new HashMap<String, String>();
+        for (var item : scan()) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith(SENTINEL + wsA + "#") || pk.startsWith(SENTINEL + wsB + "#")) {
+                holders.put(pk.substring(SENTINEL.length()), item.get("_ownerPk").s());
+            }
+        }
+        return holders;
+    }
+
+    List<Map<String, AttributeValue>> scan() {
+        String table = direct.listTables().join().tableNames().get(0);
+        var items = new ArrayList<Map<String, AttributeValue>>();
+        Map<String, AttributeValue> start = null;
+        do {
+            var page = direct.scan(ScanRequest.builder().tableName(table).consistentRead(true).exclusiveStartKey(start).build()).join();
+            items.addAll(page.items());
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return items;
+    }
+}
