@@ -50,6 +50,11 @@ final class FeatureWrites {
         boolean plain() {
             return segment.equals("plain");
         }
+
+        /** An aggregate of the domain (a root and two note members), not an entity. */
+        boolean aggregate() {
+            return segment.startsWith("agg-");
+        }
     }
 
     static final List<Entity> ENTITIES = List.of(
@@ -58,7 +63,11 @@ final class FeatureWrites {
             new Entity("FeatStamped", "`timestamps: true`", "stamped"),
             new Entity("FeatExpiring", "`ttl`", "expiring"),
             new Entity("FeatHistory", "`history: { keep: 5 }`", "history"),
-            new Entity("FeatSoft", "`softDelete: true`", "soft"));
+            new Entity("FeatSoft", "`softDelete: true`", "soft"),
+            // an aggregate's features beside the plain aggregate (Report.baseline: "aggregate, none")
+            new Entity("FeatAggPlain", "aggregate, none", "agg-plain"),
+            new Entity("FeatAggUnique", "aggregate, `unique` (one value, on the root)", "agg-unique"),
+            new Entity("FeatAggExpiring", "aggregate, `ttl`", "agg-expiring"));
 
     /** The writes a feature changes. */
     enum Write {
@@ -244,7 +253,7 @@ final class FeatureWrites {
 
     private HttpRequest create(Entity e, String id) {
         String body = "{\"id\":\"" + id + "\",\"name\":\"Item " + id + "\",\"email\":\"" + id + "@feat.example\",\"expiresAt\":\""
-                + EXPIRES + "\",\"count\":1}";
+                + EXPIRES + "\",\"count\":1" + (e.aggregate() ? ",\"notes\":[{\"text\":\"one\"},{\"text\":\"two\"}]" : "") + "}";
         return HttpRequest.newBuilder(URI.create(app.base() + e.collection())).POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json").build();
     }

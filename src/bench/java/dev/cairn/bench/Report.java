@@ -404,8 +404,10 @@ final class Report {
             boolean first = !r.write().equals(write);
             if (first) {
                 write = r.write();
-                plain = rows.stream().filter(p -> p.write().equals(r.write()) && p.feature().equals("none")).findFirst().orElse(null);
             }
+            // an entity's feature beside the plain entity, an aggregate's beside the plain aggregate
+            String none = r.feature().startsWith("aggregate") ? "aggregate, none" : "none";
+            plain = rows.stream().filter(p -> p.write().equals(r.write()) && p.feature().equals(none)).findFirst().orElse(null);
             boolean off = r == plain || plain == null;
             String byRound = "–";
             if (!off) {
