@@ -253,7 +253,7 @@ final class FeatureWrites {
 
     private HttpRequest create(Entity e, String id) {
         String body = "{\"id\":\"" + id + "\",\"name\":\"Item " + id + "\",\"email\":\"" + id + "@feat.example\",\"expiresAt\":\""
-                + EXPIRES + "\",\"count\":1" + (e.aggregate() ? ",\"notes\":[{\"text\":\"one\"},{\"text\":\"two\"}]" : "") + "}";
+                + EXPIRES + "\",\"count\":1" + (e.aggregate() ? ",\"notes\":[{\"tag\":\"a\",\"text\":\"one\"},{\"tag\":\"b\",\"text\":\"two\"}]" : "") + "}";
         return HttpRequest.newBuilder(URI.create(app.base() + e.collection())).POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json").build();
     }
