@@ -92,7 +92,13 @@ class OrderReferenceKillIT {
         return app;
     }
 
+    /** Set just before the kill: a request begun after it was never in flight when the process died. */
+    volatile boolean killing;
+    /** Requests begun before the kill that got no answer: those the kill cut off. */
+    final java.util.concurrent.atomic.AtomicInteger cutOff = new java.util.concurrent.atomic.AtomicInteger();
+
     int send(PackagedApp app, String method, String path, String contentType, String body) {
+        boolean before = !killing;
         try {
             var request = HttpRequest.newBuilder(URI.create(app.base() + path)).timeout(Duration.ofSeconds(60))
                     .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
@@ -101,7 +107,10 @@ class OrderReferenceKillIT {
             }
             return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (Exception e) {
-            return -1; // the process was killed under it
+            if (before) {
+                cutOff.incrementAndGet();
+            }
+            return -1; // the process was killed under it (or was gone when it began)
         }
     }
 
@@ -191,7 +200,12 @@ class OrderReferenceKillIT {
         // kill falls once one has answered and a stepped write has begun (its root marked), between its transactions.
         var small = new ArrayList<CompletableFuture<Integer>>();
         long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        for (int i = 0; System.nanoTime() < until && !(small.stream().anyMatch(CompletableFuture::isDone) && steppedWriteBegun()); i++) {
+        boolean ready = false;
+        for (int i = 0; System.nanoTime() < until; i++) {
+            if (small.stream().anyMatch(CompletableFuture::isDone) && steppedWriteBegun()) {
+                ready = true;
+                break;
+            }
             String ws = workspace(i);
             int n = i;
             if (i < ORDERS) {
@@ -219,13 +233,18 @@ class OrderReferenceKillIT {
                     order("n" + n + "-" + k, ws, fresh.reference(), one)), pool));
             Thread.sleep(60);
         }
+        killing = true;
         first.kill();
         proxy.clear();
+        assertThat(ready).as("within 20 s a small write had answered and a stepped write had begun").isTrue();
         var statuses = small.stream().map(CompletableFuture::join).toList();
-        // the kill fell amid the small writes: some had answered, some were cut off (-1: no answer)
-        assertThat(statuses).as("answers of the small writes when the process was killed").contains(-1)
-                .anyMatch(status -> status > 0);
-        assertThat(stepped.stream().map(CompletableFuture::join).toList()).as("answers of the stepped writes").contains(-1);
+        var steppedStatuses = stepped.stream().map(CompletableFuture::join).toList();
+        assertThat(steppedStatuses).as("answers of the stepped writes").contains(-1);
+        // the kill fell amid the small writes: some had answered, and some begun before it were cut off (a request
+        // still queued in the client's pool when it fell is not counted)
+        assertThat(statuses).as("answers of the small writes when the process was killed").anyMatch(status -> status > 0);
+        assertThat(cutOff.get() - steppedStatuses.stream().filter(status -> status == -1).count())
+                .as("small writes in flight when the process was killed").isPositive();
 
         assertOneToOne("after the SIGKILL", 1);
 
