@@ -290,12 +290,16 @@ class DurableWritesIT {
         assertThat(copiesNamed(player, "New")).as("stopped mid-cascade").isLessThan(copies);
         assertThat(read(first.log())).contains("handed over");
         proxy.clear();
-        waitFor("every copy converges long before the lease would have expired", Duration.ofSeconds(30),
-                () -> copiesNamed(player, "New") == copies);
-        System.out.printf("handed over: every copy converged %d ms after SIGTERM (lease 60 s)%n",
+        // The hand-over is timed by when the other replica takes the job, not by when its 1,000 copies are written:
+        // how fast those go depends on the machine's load (12 s alone, past 30 s on a busy CI machine), the take-over
+        // only on the hand-over (without it, the 60 s lease).
+        waitFor("the other replica takes the job over long before the lease would have expired", Duration.ofSeconds(30),
+                () -> read(second.log()).contains("took over cascade job"));
+        System.out.printf("handed over: the other replica took the job %d ms after SIGTERM (lease 60 s)%n",
                 (System.nanoTime() - stopped) / 1_000_000);
+        waitFor("every copy converges", Duration.ofSeconds(120), () -> copiesNamed(player, "New") == copies);
+        System.out.printf("handed over: every copy converged %d ms after SIGTERM%n", (System.nanoTime() - stopped) / 1_000_000);
         waitFor("the job reads done", Duration.ofSeconds(10), () -> "done".equals(jobField(second, job, "state")));
-        assertThat(read(second.log())).contains("took over cascade job");
     }
 
     @Test
