@@ -270,6 +270,46 @@ final class AggregateOpenApi {
             addAppearance(openAPI, aggregate, found, plan);
             listing(openAPI, domain, found.route(), "OK", found.schema() + "Page", null);
         }
+        if (aggregate.servesVersions()) {
+            addVersions(openAPI, domain, aggregate);
+        }
+    }
+
+    /**
+     * An aggregate with history: its retained versions under its path ({@code …/versions}, newest first, the current
+     * one first), each the whole aggregate as its GET answered it, and one of them ({@code …/versions/{version}}).
+     */
+    private static void addVersions(OpenAPI openAPI, DomainModel domain, AggregateModel aggregate) {
+        String name = aggregate.name() + "Version";
+        String words = dev.cairn.core.model.ModelReader.words(aggregate.name());
+        DeclaredOpenApi.versionSchema(openAPI, name, "One retained version of " + DeclaredOpenApi.article(aggregate.name())
+                + " " + words + " (it keeps " + aggregate.history().describe() + "): the whole " + words + ", its "
+                + "members included, as its GET answered it, who wrote it and when", aggregate.root().schema(), words);
+        DeclaredOpenApi.addPage(openAPI, name);
+        String path = aggregate.versionsPath();
+        Operation list = OASFactory.createOperation().operationId("list" + aggregate.name() + "Versions")
+                .summary("The " + words + "'s retained versions, newest first, the current one first (kept: "
+                        + aggregate.history().describe() + "); a deleted " + words + "'s versions while retained")
+                .tags(List.of(domain.name()));
+        DeclaredOpenApi.pathParameters(list, path);
+        list.addParameter(DeclaredOpenApi.query("cursor")).addParameter(DeclaredOpenApi.query("limit"));
+        list.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", name + "Page"))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No such " + words
+                        + " and no version of it retained")));
+        DeclaredOpenApi.sortParameters(list);
+        DeclaredOpenApi.pathItem(openAPI, path).setGET(list);
+        String onePath = path + "/{" + DeclaredRoutes.VERSION_PARAMETER + "}";
+        Operation one = OASFactory.createOperation().operationId("get" + aggregate.name() + "Version")
+                .summary("One retained version of the " + words).tags(List.of(domain.name()));
+        DeclaredOpenApi.pathParameters(one, onePath);
+        one.getParameters().stream().filter(p -> p.getName().equals(DeclaredRoutes.VERSION_PARAMETER))
+                .forEach(p -> p.schema(OASFactory.createSchema().addType(SchemaType.INTEGER).minimum(BigDecimal.ONE)
+                        .maximum(INT_MAX)).description("The version's number"));
+        one.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", name))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No such " + words
+                        + ", or that version is not retained")));
+        DeclaredOpenApi.sortParameters(one);
+        DeclaredOpenApi.pathItem(openAPI, onePath).setGET(one);
     }
 
     private static String answerWords(OperationModel op, String otherwise) {

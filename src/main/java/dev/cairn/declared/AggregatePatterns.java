@@ -68,6 +68,9 @@ final class AggregatePatterns {
                     out.add(AccessPattern.query(found.route().label(), "GET " + found.route().path(), table,
                             aggregate.appearancesQuery(found, key, Http.DEFAULT_LIMIT)));
                 }
+                if (model.servesVersions()) {
+                    versionPatterns(model, aggregate, id, table, out);
+                }
                 if (model.ttl() != null) {
                     // every item of an expiring aggregate carries its expiry: each of its reads leaves expired ones out
                     for (int i = first; i < out.size(); i++) {
@@ -90,6 +93,32 @@ final class AggregatePatterns {
             }
         }
         return out;
+    }
+
+    /**
+     * An aggregate with history: what its versions' routes read, and what each of its writes costs more — the pattern's
+     * name says it.
+     */
+    private static void versionPatterns(AggregateModel model, DeclaredAggregate aggregate, String id, String table,
+                                        List<AccessPattern> out) {
+        var history = model.history();
+        String words = ModelReader.words(model.name());
+        String pk = aggregate.aggregate().partitionOf(id);
+        String writes = "every write that changes a " + words + " (PUT, PATCH, DELETE, a cascade's rewrite of a copy its "
+                + "members hold) puts the version it replaces, the whole " + words + " as one item, in its commit "
+                + "transaction: +1 Put" + (history.keep() != null ? " and +1 Delete of the snapshot that falls out of the "
+                + "last " + history.keep() : "") + " (2 WCU per KB each); a create reads the newest retained version first "
+                + "(+1 Query of at most one item, beside its other reads), a cascade reads the " + words + " first (+1 Query)";
+        out.add(AccessPattern.query("A " + words + "'s current version: the first page of its versions starts with the "
+                + words + " as its GET reads it, beside the snapshots' Query", "GET " + model.versionsPath(), table,
+                aggregate.aggregate().viewQuery(id)));
+        var listing = AccessPattern.query("A " + words + "'s retained versions, newest first (it keeps "
+                + history.describe() + "): the snapshots in their own partition ~VERSION#<partition>, which the "
+                + words + "'s reads never meet; " + writes, "GET " + model.versionsPath(), table,
+                dev.cairn.core.aggregate.AggregateVersions.listing(pk, Http.DEFAULT_LIMIT));
+        out.add(history.retain() != null ? listing.hidingExpired() : listing);
+        out.add(AccessPattern.getItem("One retained version of a " + words + " (beside the " + words + "'s read)",
+                "GET " + model.versionsPath() + "/{version}", table, dev.cairn.core.aggregate.AggregateVersions.key(pk, 1)));
     }
 
     /** The partitions the console opens by id: each aggregate's, by its name in lower case. */

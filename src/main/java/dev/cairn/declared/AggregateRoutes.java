@@ -39,6 +39,10 @@ public class AggregateRoutes {
                     .map(RestResponse::ok);
             case AGGREGATE_APPEARANCES -> aggregates.appearances(aggregate, route.member(), key, Http.limit(limit), cursor)
                     .map(RestResponse::ok);
+            case AGGREGATE_VERSIONS -> aggregates.versions(aggregate, key, Http.limit(limit), cursor).map(RestResponse::ok);
+            // the second parameter is the version's number (a 400 when it is not one)
+            case AGGREGATE_VERSION -> aggregates.version(aggregate, key, Http.wholeNumber(DeclaredRoutes.VERSION_PARAMETER,
+                    match.values().get(1), 1, Integer.MAX_VALUE)).map(AggregateRoutes::ok);
             default -> throw new IllegalStateException(route.action() + " is no aggregate read");
         };
     }

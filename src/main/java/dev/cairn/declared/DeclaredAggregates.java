@@ -8,6 +8,7 @@ import dev.cairn.core.aggregate.Aggregate.FoundMember;
 import dev.cairn.core.aggregate.Aggregate.Items;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.AggregateVersions;
 import dev.cairn.core.aggregate.AggregateWrites;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.core.aggregate.CopyVersions;
@@ -61,13 +62,7 @@ public class DeclaredAggregates {
     /** What an answer shows of an aggregate: its view, and the root's timestamps where declared. */
     private static Versioned shown(DeclaredAggregate aggregate, Map<String, Object> view, long version, Instant createdAt,
                                    Instant updatedAt) {
-        if (!aggregate.model().timestamps()) {
-            return new Versioned(view, version);
-        }
-        var out = new LinkedHashMap<>(view);
-        out.put("createdAt", createdAt);
-        out.put("updatedAt", updatedAt);
-        return new Versioned(out, version);
+        return new Versioned(AggregateVersions.shown(view, aggregate.model().timestamps(), createdAt, updatedAt), version);
     }
 
     @Inject AggregateStore aggregates;
@@ -90,6 +85,112 @@ public class DeclaredAggregates {
                 .invoke(s -> requireVisible(aggregate, id, s.assembled().view()))
                 .map(s -> shown(aggregate, s.assembled().view(), s.assembled().version(), s.assembled().createdAt(),
                         s.assembled().updatedAt()));
+    }
+
+    // --- versions (history) -------------------------------------------------------------------------------------
+
+    /**
+     * The retained versions, newest first, the current one first: the first page is the aggregate's read (1 Query, as
+     * its GET) and 1 Query of its snapshots side by side, each later page 1 Query. A deleted aggregate's versions while
+     * retained; none at all is a 404. Each version is read by exactly who may read the aggregate (its tenant).
+     */
+    public Uni<Page<Map<String, Object>>> versions(DeclaredAggregate aggregate, String id, int limit, String cursor) {
+        String what = aggregate.describe(id);
+        String pk = aggregate.aggregate().partitionOf(id);
+        QuerySpec query = AggregateVersions.listing(pk, limit);
+        if (cursor != null) {
+            return store.page(query, cursor).map(page -> page.map(item -> snapshotView(aggregate, item, what)));
+        }
+        return Uni.combine().all().unis(live(aggregate, id), store.page(query, null)).asTuple().map(both -> {
+            Snapshot live = both.getItem1();
+            Page<Map<String, AttributeValue>> snapshots = both.getItem2();
+            if (live == null) {
+                if (snapshots.items().isEmpty()) {
+                    throw EntityService.notFound(what);
+                }
+                return snapshots.map(item -> snapshotView(aggregate, item, what));
+            }
+            var out = new java.util.ArrayList<Map<String, Object>>();
+            out.add(liveView(aggregate, live, what));
+            int room = limit - 1;
+            snapshots.items().subList(0, Math.min(room, snapshots.items().size()))
+                    .forEach(item -> out.add(snapshotView(aggregate, item, what)));
+            String next = null;
+            if (snapshots.items().size() > room || snapshots.next() != null) {
+                // the next page starts below the last version shown (the live one's own place, when only it fits)
+                PrimaryKey after = room == 0 ? AggregateVersions.key(pk, live.assembled().version())
+                        : PrimaryKey.from(snapshots.items().get(room - 1));
+                next = store.cursor(query, after.toAttributes());
+            }
+            return new Page<>(out, next);
+        });
+    }
+
+    /**
+     * One retained version: the aggregate itself when it is at that version, else its snapshot (its read and 1 GetItem
+     * side by side). One not retained (or never written) is a 404 naming the version; its number is the ETag.
+     */
+    public Uni<Versioned> version(DeclaredAggregate aggregate, String id, long number) {
+        String what = aggregate.describe(id);
+        PrimaryKey key = AggregateVersions.key(aggregate.aggregate().partitionOf(id), number);
+        return Uni.combine().all().unis(live(aggregate, id), store.getItem(key, true)).asTuple().map(both -> {
+            Snapshot live = both.getItem1();
+            Map<String, Object> view;
+            if (live != null && live.assembled().version() == number) {
+                view = liveView(aggregate, live, what);
+            } else if (both.getItem2() != null) {
+                if (live != null) {
+                    requireVisible(aggregate, id, live.assembled().view());
+                }
+                view = snapshotView(aggregate, both.getItem2(), what);
+            } else {
+                if (live != null) {
+                    requireVisible(aggregate, id, live.assembled().view());
+                }
+                throw new CairnException(new CairnError.NotFound("version " + number + " of " + what + " is not retained"));
+            }
+            return new Versioned(view, number);
+        });
+    }
+
+    /** The aggregate as its GET reads it, or null where there is none (deleted; versions may outlive it). */
+    private Uni<Snapshot> live(DeclaredAggregate aggregate, String id) {
+        return aggregates.read(aggregate.aggregate(), id).map(s -> s == null || s.assembled() == null ? null : s);
+    }
+
+    private static Map<String, Object> liveView(DeclaredAggregate aggregate, Snapshot live, String what) {
+        var assembled = live.assembled();
+        if (!visible(aggregate, assembled.view())) {
+            throw EntityService.notFound(what);
+        }
+        var out = new LinkedHashMap<String, Object>();
+        out.put("version", assembled.version());
+        out.put("current", true);
+        out.put("writtenBy", AggregateVersions.writtenBy(assembled.rootItem()));
+        out.put("writtenAt", assembled.updatedAt().toString());
+        out.put("item", shown(aggregate, assembled.view(), assembled.version(), assembled.createdAt(),
+                assembled.updatedAt()).view());
+        return out;
+    }
+
+    /** A snapshot as the API shows it; one of a tenant the caller may not see is as absent as the aggregate. */
+    private static Map<String, Object> snapshotView(DeclaredAggregate aggregate, Map<String, AttributeValue> snapshot,
+                                                    String what) {
+        Map<String, Object> item = AggregateVersions.shownOf(snapshot);
+        if (!visible(aggregate, item)) {
+            throw EntityService.notFound(what);
+        }
+        var out = new LinkedHashMap<String, Object>();
+        out.put("version", AggregateVersions.versionOf(snapshot));
+        out.put("current", false);
+        out.put("writtenBy", AggregateVersions.writtenBy(snapshot));
+        out.put("writtenAt", AggregateVersions.writtenAt(snapshot).toString());
+        if (snapshot.containsKey(dev.cairn.core.write.VersionSnapshots.DELETED_BY)) {
+            out.put("deletedBy", snapshot.get(dev.cairn.core.write.VersionSnapshots.DELETED_BY).s());
+            out.put("deletedAt", snapshot.get(dev.cairn.core.write.VersionSnapshots.DELETED_AT).s());
+        }
+        out.put("item", item);
+        return out;
     }
 
     // --- tenant scope -------------------------------------------------------------------------------------------
@@ -252,15 +353,19 @@ public class DeclaredAggregates {
         Aggregate engine = aggregate.aggregate();
         String id = (String) in.get(engine.idField());
         List<RefUse> refs = checked(engine, in);
+        String writer = DeclaredService.writer();
         return entities.againOnCollision(Uni.combine().all()
-                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id))
-                .asTuple().map(both -> both.getItem1()).chain(resolved -> {
+                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id), firstVersion(aggregate, id))
+                .asTuple().chain(all -> {
+                    var resolved = all.getItem1();
+                    long first = all.getItem3();
                     Instant now = store.now();
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
-                    Items items = engine.decompose(view, versions(resolved.copies()), 1, now, now);
+                    Items items = engine.decompose(view, versions(resolved.copies()), first, now, now);
                     Plan plan = AggregateWrites.create(engine, items, now).guardedBy(resolved.sourceGuards());
-                    return aggregates.write(engine, plan.alongside(sentinels(aggregate, plan, null, in, now)),
-                            Map.of()).map(done -> shown(aggregate, view, 1, now, now));
+                    plan = withHistory(aggregate, plan, null, view, first, now, now, writer, null);
+                    return aggregates.write(engine, plan.alongside(alongside(sentinels(aggregate, plan, null, in, now),
+                            plan.alongside())), Map.of()).map(done -> shown(aggregate, view, first, now, now));
                 })).onFailure(e -> CairnException.is(e, CairnError.Conflict.class))
                 .recoverWithUni(e -> shownConflict(aggregate, id, (CairnException) e));
     }
@@ -313,6 +418,7 @@ public class DeclaredAggregates {
      */
     private Uni<Versioned> update(DeclaredAggregate aggregate, String id, Long ifMatch, UnaryOperator<Doc> change) {
         Aggregate engine = aggregate.aggregate();
+        String writer = DeclaredService.writer();
         return entities.againOnCollision(readForWrite(aggregate, id, ifMatch).chain(snapshot -> Offload.apply(change,
                 new Doc(engine.toInput(snapshot.assembled().view()))).chain(next -> {
             var current = snapshot.assembled();
@@ -337,7 +443,9 @@ public class DeclaredAggregates {
                 }
                 Plan plan = AggregateWrites.update(engine, after, changes, current.version(), now)
                         .guardedBy(resolved.sourceGuards());
-                plan = plan.alongside(sentinels(aggregate, plan, current.view(), in, now));
+                plan = withHistory(aggregate, plan, current, view, current.version() + 1, current.createdAt(), now,
+                        writer, null);
+                plan = plan.alongside(alongside(sentinels(aggregate, plan, current.view(), in, now), plan.alongside()));
                 return aggregates.write(engine, plan, snapshot.bySk())
                         .map(done -> shown(aggregate, view, current.version() + 1, current.createdAt(), now));
             });
@@ -365,8 +473,9 @@ public class DeclaredAggregates {
                 current.createdAt(), current.updatedAt());
         Instant now = store.now();
         Plan plan = AggregateWrites.delete(engine, items, current.version(), now);
-        return aggregates.write(engine, plan.alongside(sentinels(aggregate, plan, current.view(), null, now)),
-                snapshot.bySk());
+        plan = withHistory(aggregate, plan, current, null, 0, null, now, null, DeclaredService.writer());
+        return aggregates.write(engine, plan.alongside(alongside(sentinels(aggregate, plan, current.view(), null, now),
+                plan.alongside())), snapshot.bySk());
     }
 
     /**
@@ -390,6 +499,50 @@ public class DeclaredAggregates {
             return releases.isEmpty() ? Uni.createFrom().voidItem()
                     : store.transact(dev.cairn.core.write.TransactionPlan.of(releases));
         });
+    }
+
+    /**
+     * For an aggregate that keeps history: the root marked with its writer, the version the write replaces kept as a
+     * snapshot in the write's commit ({@code previous}, null for a create; a delete's names {@code deletedBy}), and
+     * the new version checked to be keepable in its turn ({@code view}, null for a delete). Others: the plan as it is.
+     */
+    private static Plan withHistory(DeclaredAggregate aggregate, Plan plan, Aggregate.Assembled previous,
+                                    Map<String, Object> view, long version, Instant createdAt, Instant now,
+                                    String writer, String deletedBy) {
+        var history = aggregate.model().history();
+        if (history == null) {
+            return plan;
+        }
+        String pk = plan.rootKey().pk();
+        boolean timestamps = aggregate.model().timestamps();
+        if (view != null) {
+            AggregateVersions.requireKeepable(aggregate.name(), timestamps, pk, view, version, createdAt, now, writer);
+            plan = plan.writtenBy(writer);
+        }
+        return previous == null ? plan : plan.alongside(AggregateVersions.snapshot(history, aggregate.name(), timestamps,
+                pk, previous, now, deletedBy));
+    }
+
+    private static List<WriteAction> alongside(List<WriteAction> sentinels, List<WriteAction> more) {
+        if (more.isEmpty()) {
+            return sentinels;
+        }
+        var all = new java.util.ArrayList<>(sentinels);
+        all.addAll(more);
+        return all;
+    }
+
+    /**
+     * The version a new aggregate starts at: 1, or — where it keeps history and an earlier aggregate of its id left
+     * versions retained — the one after the newest of them (1 Query of at most one snapshot), so it never overwrites
+     * them.
+     */
+    private Uni<Long> firstVersion(DeclaredAggregate aggregate, String id) {
+        if (aggregate.model().history() == null) {
+            return Uni.createFrom().item(1L);
+        }
+        return store.page(AggregateVersions.listing(aggregate.aggregate().partitionOf(id), 1), null)
+                .map(page -> page.items().isEmpty() ? 1L : AggregateVersions.versionOf(page.items().get(0)) + 1);
     }
 
     /**

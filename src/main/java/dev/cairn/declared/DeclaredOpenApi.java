@@ -346,6 +346,25 @@ public final class DeclaredOpenApi {
         pathItem(openAPI, entity.purgePath()).setDELETE(purge);
     }
 
+    /** The schema of one retained version (an entity's or an aggregate's), showing {@code item} of {@code itemSchema}. */
+    static void versionSchema(OpenAPI openAPI, String name, String description, String itemSchema, String what) {
+        Schema nullableText = OASFactory.createSchema().anyOf(List.of(string(), OASFactory.createSchema().addType(SchemaType.NULL)));
+        openAPI.getComponents().addSchema(name, OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description(description)
+                .addProperty("version", OASFactory.createSchema().addType(SchemaType.INTEGER).format("int64")
+                        .minimum(BigDecimal.ONE).description("The version's number (its ETag while it was current)"))
+                .addProperty("current", OASFactory.createSchema().addType(SchemaType.BOOLEAN)
+                        .description("Whether this is the live " + what + "'s version (the first of the list)"))
+                .addProperty("writtenBy", nullableText.description("The subject of the caller who wrote it (`anonymous` "
+                        + "with auth off; `cascade:<Entity>/<id>` for a cascade's rewrite of a copy; null for a version "
+                        + "written before " + (what.equals("item") ? "the entity" : "the " + what) + " kept history)"))
+                .addProperty("writtenAt", ref(INSTANT))
+                .addProperty("deletedBy", string().description("On the last version of a deleted " + what + ": who deleted it"))
+                .addProperty("deletedAt", ref(INSTANT))
+                .addProperty("item", ref(itemSchema))
+                .required(List.of("version", "current", "writtenBy", "writtenAt", "item")));
+    }
+
     /**
      * An entity with history: its retained versions under its item path ({@code …/versions}, newest first, the current
      * one first) and one of them ({@code …/versions/{version}}), each read by whoever may read the item.
@@ -353,22 +372,8 @@ public final class DeclaredOpenApi {
     private static void addVersions(OpenAPI openAPI, DomainModel domain, EntityModel entity) {
         String name = entity.name() + "Version";
         String words = dev.cairn.core.model.ModelReader.words(entity.name());
-        Schema nullableText = OASFactory.createSchema().anyOf(List.of(string(), OASFactory.createSchema().addType(SchemaType.NULL)));
-        openAPI.getComponents().addSchema(name, OASFactory.createSchema().addType(SchemaType.OBJECT)
-                .description("One retained version of " + article(entity.name()) + " " + words + " (it keeps "
-                        + entity.history().describe() + "): the item as it was, who wrote it and when")
-                .addProperty("version", OASFactory.createSchema().addType(SchemaType.INTEGER).format("int64")
-                        .minimum(BigDecimal.ONE).description("The version's number (its ETag while it was current)"))
-                .addProperty("current", OASFactory.createSchema().addType(SchemaType.BOOLEAN)
-                        .description("Whether this is the live item's version (the first of the list)"))
-                .addProperty("writtenBy", nullableText.description("The subject of the caller who wrote it (`anonymous` "
-                        + "with auth off; `cascade:<Entity>/<id>` for a cascade's rewrite of a copy; null for a version "
-                        + "written before the entity kept history)"))
-                .addProperty("writtenAt", ref(INSTANT))
-                .addProperty("deletedBy", string().description("On the last version of a deleted item: who deleted it"))
-                .addProperty("deletedAt", ref(INSTANT))
-                .addProperty("item", ref(entity.name()))
-                .required(List.of("version", "current", "writtenBy", "writtenAt", "item")));
+        versionSchema(openAPI, name, "One retained version of " + article(entity.name()) + " " + words + " (it keeps "
+                + entity.history().describe() + "): the item as it was, who wrote it and when", entity.name(), "item");
         addPage(openAPI, name);
         OperationModel get = entity.operation(Op.GET);
         String path = entity.routeOf(get) + "/" + dev.cairn.declared.DeclaredRoutes.VERSIONS_SEGMENT;
@@ -705,7 +710,7 @@ public final class DeclaredOpenApi {
         return OASFactory.createContent().addMediaType("application/json", OASFactory.createMediaType().schema(ref(schema)));
     }
 
-    private static String article(String name) {
+    static String article(String name) {
         return "AEIOU".indexOf(name.charAt(0)) >= 0 ? "an" : "a";
     }
 }

@@ -37,7 +37,9 @@ public final class DeclaredRoutes {
         REFERENCES,
         /** An aggregate's operations, lists of roots and lists of members found through a ref index. */
         AGGREGATE_CREATE, AGGREGATE_GET, AGGREGATE_REPLACE, AGGREGATE_PATCH, AGGREGATE_DELETE, AGGREGATE_LIST,
-        AGGREGATE_APPEARANCES
+        AGGREGATE_APPEARANCES,
+        /** An aggregate's retained versions ({@code history}), and one of them: read by whoever may read it. */
+        AGGREGATE_VERSIONS, AGGREGATE_VERSION
     }
 
     /**
@@ -199,6 +201,11 @@ public final class DeclaredRoutes {
                 list.route(), null, false), aggregate, list.name())));
         model.appearances().forEach(found -> out.add(of(route("GET", found.route().path(), Action.AGGREGATE_APPEARANCES,
                 null, found.route(), null, false), aggregate, found.name())));
+        if (model.servesVersions()) {
+            out.add(of(route("GET", model.versionsPath(), Action.AGGREGATE_VERSIONS, null, null, null, false), aggregate, null));
+            out.add(of(route("GET", model.versionsPath() + "/{" + VERSION_PARAMETER + "}", Action.AGGREGATE_VERSION, null,
+                    null, null, false), aggregate, null));
+        }
         return out;
     }
 
@@ -290,7 +297,7 @@ public final class DeclaredRoutes {
         }
         String word = switch (route.action()) {
             case AGGREGATE_CREATE -> "create";
-            case AGGREGATE_GET -> "get";
+            case AGGREGATE_GET, AGGREGATE_VERSIONS, AGGREGATE_VERSION -> "get";
             case AGGREGATE_REPLACE -> "put";
             case AGGREGATE_PATCH -> "patch";
             case AGGREGATE_DELETE -> "delete";

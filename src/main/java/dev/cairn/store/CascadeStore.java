@@ -32,11 +32,13 @@ public class CascadeStore {
     private final EntityStore store;
     private final DynamoGateway gateway;
     private final StoreMetrics metrics;
+    private final AggregateStore aggregates;
 
-    public CascadeStore(EntityStore store, DynamoGateway gateway, StoreMetrics metrics) {
+    public CascadeStore(EntityStore store, DynamoGateway gateway, StoreMetrics metrics, AggregateStore aggregates) {
         this.store = store;
         this.gateway = gateway;
         this.metrics = metrics;
+        this.aggregates = aggregates;
     }
 
     /** What a cascade did: items holding a copy, copies written, copies already current or gone, failures. */
@@ -132,8 +134,11 @@ public class CascadeStore {
 
     private Uni<Report> transactional(List<WriteAction> sourceWrites, List<QuerySpec> copies, CascadeSource source,
                                       CascadePlanner planner, CopyBudget budget, int attempt) {
-        return findCopies(copies, source.entity()).chain(listed -> current(listed, planner)).chain(found -> {
-            List<Unit> units = planner.plan(found, source, store.now());
+        return findCopies(copies, source.entity()).chain(listed -> current(listed, planner)).chain(found ->
+                kept(planner.plan(found, source, store.now()), planner, source).map(units -> Map.entry(found, units)))
+                .chain(planned -> {
+            var found = planned.getKey();
+            List<Unit> units = planned.getValue();
             var actions = new ArrayList<WriteAction>();
             actions.addAll(sourceWrites);
             units.forEach(u -> actions.addAll(u.actions()));
@@ -236,8 +241,12 @@ public class CascadeStore {
         if (unit.history()) {
             return runHistory(unit, attempt, deadline, planner, source);
         }
+        boolean keptAt = planner.keepingHistory(unit) != null;
         Uni<Outcome> write = unit.aggregate()
-                ? store.transactDetailed(TransactionPlan.of(unit.actions())).map(done -> new Outcome(unit.copies(), 0, List.of()))
+                ? kept(unit, planner, source).chain(prepared -> prepared == null
+                        ? Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()))
+                        : store.transactDetailed(TransactionPlan.of(prepared.actions()))
+                                .map(done -> new Outcome(unit.copies(), 0, List.of())))
                 : store.write(unit.actions().get(0)).map(done -> new Outcome(1, 0, List.of()));
         return write.onFailure().recoverWithUni(failure -> {
             CairnError error = failure instanceof CairnException e ? e.error() : null;
@@ -256,6 +265,10 @@ public class CascadeStore {
                     }
                     // A multi-transaction write is in flight (or left behind, soon undone): wait for it.
                     busy = old.containsKey(AggregateTxn.TXN);
+                    if (!busy && keptAt && System.nanoTime() < deadline) {
+                        // written since it was read (its snapshot would be of the wrong version): read it again
+                        return run(unit, attempt + 1, deadline, planner, source);
+                    }
                     if (!busy) {
                         return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));
                     }
@@ -272,9 +285,35 @@ public class CascadeStore {
         });
     }
 
+    /**
+     * Units as they are written: one of an aggregate that keeps history is read first (1 strongly consistent Query, as
+     * before any write of it) and written checked at the version read, with that version's snapshot ({@link
+     * CascadePlanner#keptAt}); an aggregate gone meanwhile leaves its unit out (its copies went with it).
+     */
+    private Uni<List<Unit>> kept(List<Unit> units, CascadePlanner planner, CascadeSource source) {
+        if (units.stream().noneMatch(u -> planner.keepingHistory(u) != null)) {
+            return Uni.createFrom().item(units);
+        }
+        return Uni.join().all(units.stream().map(u -> kept(u, planner, source)).toList()).andFailFast()
+                .map(all -> all.stream().filter(java.util.Objects::nonNull).toList());
+    }
+
+    /** One unit as it is written (see above); null when its aggregate is gone. */
+    private Uni<Unit> kept(Unit unit, CascadePlanner planner, CascadeSource source) {
+        var aggregate = planner.keepingHistory(unit);
+        if (aggregate == null) {
+            return Uni.createFrom().item(unit);
+        }
+        return aggregates.readForWrite(aggregate, aggregate.idOf(unit.partition())).map(read ->
+                read == null || read.assembled() == null ? null
+                        : planner.keptAt(unit, read.assembled(), source, store.now()));
+    }
+
     /** Members whose copy is already current (or that are gone) leave the unit; the rest is written again. */
     private Uni<Outcome> retryWithout(Unit unit, CairnError.TransactionCanceled canceled, int attempt, long deadline,
                                       CascadePlanner planner, CascadeSource source) {
+        // (a unit of an aggregate that keeps history was sent with its snapshot after its own actions, which keep
+        // their places: the indexes name the same actions)
         var failedIndexes = canceled.failures().stream().map(CairnError.ActionFailure::index).toList();
         var remaining = new ArrayList<WriteAction>();
         for (int i = 0; i < unit.actions().size(); i++) {

@@ -80,6 +80,8 @@ public final class Aggregate {
         }
         var attributes = new LinkedHashSet<>(List.of(TableSpec.SK, TableSpec.TYPE, POS, REF, idField,
                 TableSpec.VERSION, TableSpec.CREATED_AT, TableSpec.UPDATED_AT, TableSpec.EXPIRES_AT));
+        // who wrote the root's version, where the aggregate keeps history (its versions' listing shows it)
+        attributes.add(dev.cairn.core.write.VersionSnapshots.WRITER);
         attributes.addAll(AggregateTxn.rootAttributes());
         attributes.add(PartitionRanges.FENCES);
         root.forEachNode(node -> {
@@ -184,6 +186,11 @@ public final class Aggregate {
 
     public String partitionOf(String id) {
         return partition.render(id);
+    }
+
+    /** The id whose partition this is (one of {@link #holdsPartition}'s). */
+    public String idOf(String pk) {
+        return String.valueOf(partition.decode(pk).get(0));
     }
 
     /** Whether a partition key is one of this aggregate's partitions (e.g. {@code MATCH#…}). */

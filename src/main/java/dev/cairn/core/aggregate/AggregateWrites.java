@@ -69,6 +69,21 @@ public final class AggregateWrites {
             return new Plan(root, groups, rootKey, sourceGuards, actions);
         }
 
+        /**
+         * The same write, its root marked with who writes this version (an aggregate that keeps history: the snapshot
+         * that later replaces it names them). A delete's root has nothing to mark.
+         */
+        public Plan writtenBy(String subject) {
+            if (root.kind() != WriteAction.Kind.PUT) {
+                return this;
+            }
+            var item = new java.util.HashMap<>(root.item());
+            item.put(dev.cairn.core.write.VersionSnapshots.WRITER, AttributeValue.fromS(subject));
+            var marked = new WriteAction(root.kind(), root.key(), item, null, root.expectation(), root.extraCondition(),
+                    root.label());
+            return new Plan(marked, groups, rootKey, sourceGuards, alongside);
+        }
+
         public int size() {
             return 1 + groups.stream().mapToInt(g -> g.actions().size()).sum() + sourceGuards.size() + alongside.size();
         }

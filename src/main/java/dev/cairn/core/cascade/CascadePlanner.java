@@ -69,6 +69,20 @@ public final class CascadePlanner {
     /** @param histories the item types ({@code _type}) holding copies that keep history, by type */
     public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates, Set<String> targets,
                           Map<String, HistoryModel> histories) {
+        this(rules, aggregates, targets, histories, Map.of());
+    }
+
+    /** How an aggregate keeps history: its snapshots show the root's timestamps where its answers do. */
+    public record AggregateHistory(HistoryModel history, boolean timestamps) {
+    }
+
+    /** The aggregates (by name) that keep history: a unit of one is written from the aggregate as read, with a snapshot. */
+    private final Map<String, AggregateHistory> aggregateHistories;
+
+    /** @param aggregateHistories the aggregates that keep history, by name */
+    public CascadePlanner(Map<String, CopyRule> rules, List<Aggregate> aggregates, Set<String> targets,
+                          Map<String, HistoryModel> histories, Map<String, AggregateHistory> aggregateHistories) {
+        this.aggregateHistories = Map.copyOf(aggregateHistories);
         this.rules = Map.copyOf(rules);
         this.aggregates = List.copyOf(aggregates);
         this.targets = targets == null ? null : Set.copyOf(targets);
@@ -231,6 +245,33 @@ public final class CascadePlanner {
         Condition condition = rootCopy == null || rootCopy.extraCondition() == null
                 ? leaseFree : leaseFree.and(rootCopy.extraCondition());
         return WriteAction.updateItem(root, update, Expectation.present(null), condition, aggregate.name());
+    }
+
+    /** The aggregate an aggregate unit writes, if it keeps history (its unit needs the aggregate read first); else null. */
+    public Aggregate keepingHistory(Unit unit) {
+        if (!unit.aggregate()) {
+            return null;
+        }
+        Aggregate aggregate = aggregateFor(unit.partition());
+        return aggregate != null && aggregateHistories.containsKey(aggregate.name()) ? aggregate : null;
+    }
+
+    /**
+     * An aggregate unit as it is written where the aggregate keeps history: the root's bump checked at the version
+     * read ({@code current}) and marked with the cascade as its writer, and that version's snapshot (and the window's
+     * oldest deleted) in the same transaction. The unit's own actions keep their places (the root first), the
+     * snapshot's follow them.
+     */
+    public Unit keptAt(Unit unit, Aggregate.Assembled current, CascadeSource source, Instant now) {
+        Aggregate aggregate = aggregateFor(unit.partition());
+        AggregateHistory kept = aggregateHistories.get(aggregate.name());
+        var actions = new ArrayList<>(unit.actions());
+        WriteAction bump = actions.get(0);
+        bump.update().set(VersionSnapshots.WRITER, AttributeValue.fromS(writer(source)));
+        actions.set(0, bump.guardedBy(Expectation.present(current.version()), bump.extraCondition()));
+        actions.addAll(dev.cairn.core.aggregate.AggregateVersions.snapshot(kept.history(), aggregate.name(),
+                kept.timestamps(), unit.partition(), current, now, null));
+        return new Unit(unit.partition(), actions, true, unit.copies());
     }
 
     private Aggregate aggregateFor(String pk) {

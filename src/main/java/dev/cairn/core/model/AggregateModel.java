@@ -23,14 +23,15 @@ import java.util.Map;
  * holds the tenant, a workspace id); {@code timestamps} whether its answers show the root's createdAt and updatedAt;
  * {@code ttl} the root's instant field that is the aggregate's expiry (null: it never expires), carried by every item
  * of the aggregate as the table's TTL attribute, so the members expire with their root; {@code unique} the root's
- * unique values (each kept by a sentinel item owned by the root, moved in the write's commit transaction).
+ * unique values (each kept by a sentinel item owned by the root, moved in the write's commit transaction);
+ * {@code history} how many of its previous versions it keeps, each a snapshot of the whole aggregate (null: none).
  */
 public record AggregateModel(String name, KeyTemplate partition, String idField, String path, String description,
                              Node root, List<String> context, List<InputRule> rules, String inputSchema,
                              String inputDescription, Map<Op, OperationModel> operations, List<Listing> lists,
                              Summary summary, List<Appearances> appearances, List<DomainModel.DemoItem> demo,
                              EntityModel.Access access, boolean timestamps, String ttl, List<UniqueModel> unique,
-                             int line) {
+                             HistoryModel history, int line) {
 
     public AggregateModel {
         unique = List.copyOf(unique);
@@ -160,5 +161,15 @@ public record AggregateModel(String name, KeyTemplate partition, String idField,
 
     public boolean serves(Op op) {
         return operations.containsKey(op);
+    }
+
+    /** Whether its versions are served: it keeps history and is read by id. */
+    public boolean servesVersions() {
+        return history != null && serves(Op.GET);
+    }
+
+    /** Its retained versions' listing (one version is this path and {@code /{version}}). */
+    public String versionsPath() {
+        return path + "/versions";
     }
 }

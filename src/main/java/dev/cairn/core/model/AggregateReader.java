@@ -157,7 +157,7 @@ final class AggregateReader extends YamlReader {
     // --- an aggregate -----------------------------------------------------------------------------------------
 
     private static final Set<String> AGGREGATE_KEYS = Set.of("partition", "path", "type", "label", "description", "fields",
-            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps", "ttl", "unique");
+            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps", "ttl", "unique", "history");
 
     private AggregateModel aggregate(String name, At at) {
         if (!NAME.matcher(name).matches()) {
@@ -264,12 +264,18 @@ final class AggregateReader extends YamlReader {
                 }
             }
         }
+        HistoryModel history = map.containsKey("history") ? history(map.get("history")) : null;
+        if (history != null && ttl != null) {
+            throw fail(map.get("history"), "an aggregate that expires (ttl) keeps no history: DynamoDB's TTL deletes its "
+                    + "items without a write that could keep the last version");
+        }
         var model = new AggregateModel(name, partition, idField, path, optional(map, "description", null), root, context,
                 rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access,
-                bool(map, "timestamps"), ttl, unique, at.line());
+                bool(map, "timestamps"), ttl, unique, history, at.line());
         var demo = map.containsKey("demo") ? demo(map.get("demo"), model) : List.<DomainModel.DemoItem>of();
         return new AggregateModel(name, partition, idField, path, model.description(), root, context, rules, input[0],
-                input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), ttl, unique, at.line());
+                input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), ttl, unique, history,
+                at.line());
     }
 
     /** What an aggregate's expiry field means, in the contract. */
@@ -881,6 +887,10 @@ final class AggregateReader extends YamlReader {
             a.operations().keySet().forEach(op -> routes.add(new String[]{method(op), a.routeOf(op), a.name()}));
             a.lists().forEach(l -> routes.add(new String[]{"GET", l.route().path(), a.name() + "." + l.name()}));
             a.appearances().forEach(l -> routes.add(new String[]{"GET", l.route().path(), a.name() + "." + l.name()}));
+            if (a.servesVersions()) {
+                routes.add(new String[]{"GET", a.versionsPath(), a.name() + " versions"});
+                routes.add(new String[]{"GET", a.versionsPath() + "/{version}", a.name() + " versions"});
+            }
             for (String[] route : routes) {
                 String before = seen.putIfAbsent(shape(route[0], route[1]), route[2]);
                 if (before != null) {

@@ -233,12 +233,20 @@ public final class DomainPlan {
             cascades.put(source.name(), new CascadeSpec(source.name(), id -> sourceEntity.key(List.of(id)),
                     id -> copyQueries.stream().map(q -> q.apply(id)).toList(),
                     new CascadePlanner(rules, holders, whole == null || whole.targets() == null ? null
-                            : new java.util.HashSet<>(whole.targets()), histories),
+                            : new java.util.HashSet<>(whole.targets()), histories, aggregateHistories()),
                     sourceEntity.spec()::fieldsOf));
         }
         if (!dependentQueries.isEmpty()) {
             dependents.put(source.name(), id -> dependentQueries.stream().map(q -> q.apply(id)).toList());
         }
+    }
+
+    /** The aggregates that keep history: a cascade writes each from the aggregate as read, with a snapshot. */
+    private Map<String, dev.cairn.core.cascade.CascadePlanner.AggregateHistory> aggregateHistories() {
+        var out = new java.util.HashMap<String, dev.cairn.core.cascade.CascadePlanner.AggregateHistory>();
+        aggregates.values().stream().filter(a -> a.model().history() != null).forEach(a -> out.put(a.aggregate().name(),
+                new dev.cairn.core.cascade.CascadePlanner.AggregateHistory(a.model().history(), a.model().timestamps())));
+        return out;
     }
 
     /**

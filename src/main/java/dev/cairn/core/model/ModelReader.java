@@ -68,18 +68,6 @@ public final class ModelReader extends YamlReader {
         return text(at);
     }
 
-    private BigDecimal number(Map<String, At> map, String key) {
-        At at = map.get(key);
-        if (at == null) {
-            return null;
-        }
-        try {
-            return new BigDecimal(text(at));
-        } catch (NumberFormatException e) {
-            throw fail(at, "must be a number");
-        }
-    }
-
     private Integer count(Map<String, At> map, String key) {
         BigDecimal value = number(map, key);
         if (value == null) {
@@ -487,40 +475,6 @@ public final class ModelReader extends YamlReader {
                 copies, unique, ttl, softDelete, history);
     }
 
-    /**
-     * {@code history: { keep: N }} (the last N previous versions, 1 to {@link HistoryModel#MAX_KEEP}) or
-     * {@code history: { for: P90D }} (each previous version for an ISO-8601 duration of days, hours, minutes or
-     * seconds, {@link HistoryModel#MIN_RETAIN} to {@link HistoryModel#MAX_RETAIN}).
-     */
-    private HistoryModel history(At at) {
-        var map = map(at, Set.of("keep", "for"));
-        if (map.containsKey("keep") == map.containsKey("for")) {
-            throw fail(at, "history takes either 'keep: <count>' (the last N previous versions) or 'for: <ISO-8601 "
-                    + "duration>' (each previous version for that long, e.g. P90D), not " + (map.isEmpty() ? "neither" : "both"));
-        }
-        if (map.containsKey("keep")) {
-            BigDecimal keep = number(map, "keep");
-            if (keep.stripTrailingZeros().scale() > 0 || keep.compareTo(BigDecimal.ONE) < 0
-                    || keep.compareTo(BigDecimal.valueOf(HistoryModel.MAX_KEEP)) > 0) {
-                throw fail(map.get("keep"), "keep is a whole number of versions from 1 to " + HistoryModel.MAX_KEEP
-                        + ", not " + text(map.get("keep")));
-            }
-            return new HistoryModel(keep.intValueExact(), null, at.line());
-        }
-        String text = text(map.get("for"));
-        java.time.Duration retain;
-        try {
-            retain = java.time.Duration.parse(text);
-        } catch (java.time.format.DateTimeParseException e) {
-            throw fail(map.get("for"), "for is an ISO-8601 duration of days, hours, minutes or seconds (P90D, PT12H), not '"
-                    + text + "' (months and years have no fixed length)");
-        }
-        if (retain.compareTo(HistoryModel.MIN_RETAIN) < 0 || retain.compareTo(HistoryModel.MAX_RETAIN) > 0) {
-            throw fail(map.get("for"), "for is from " + HistoryModel.MIN_RETAIN + " to " + HistoryModel.MAX_RETAIN
-                    + " (P3650D), not " + text);
-        }
-        return new HistoryModel(null, retain, at.line());
-    }
 
 
     private static FieldModel field(List<FieldModel> fields, String name) {
