@@ -67,7 +67,8 @@ final class FeatureWrites {
             // an aggregate's features beside the plain aggregate (Report.baseline: "aggregate, none")
             new Entity("FeatAggPlain", "aggregate, none", "agg-plain"),
             new Entity("FeatAggUnique", "aggregate, `unique` (one value, on the root)", "agg-unique"),
-            new Entity("FeatAggExpiring", "aggregate, `ttl`", "agg-expiring"));
+            new Entity("FeatAggExpiring", "aggregate, `ttl`", "agg-expiring"),
+            new Entity("FeatAggHistory", "aggregate, `history: { keep: 5 }`", "agg-history"));
 
     /** The writes a feature changes. */
     enum Write {

@@ -135,19 +135,21 @@ public class DeclaredAggregates {
         PrimaryKey key = AggregateVersions.key(aggregate.aggregate().partitionOf(id), number);
         return Uni.combine().all().unis(live(aggregate, id), store.getItem(key, true)).asTuple().map(both -> {
             Snapshot live = both.getItem1();
+            Map<String, AttributeValue> snapshot = both.getItem2();
+            // an aggregate the caller may not see answers exactly as a missing one: its version "not retained"
+            var notRetained = new CairnException(new CairnError.NotFound("version " + number + " of " + what
+                    + " is not retained"));
+            if (live != null && !visible(aggregate, live.assembled().view())
+                    || live == null && snapshot != null && !visible(aggregate, AggregateVersions.shownOf(snapshot))) {
+                throw notRetained;
+            }
             Map<String, Object> view;
             if (live != null && live.assembled().version() == number) {
                 view = liveView(aggregate, live, what);
-            } else if (both.getItem2() != null) {
-                if (live != null) {
-                    requireVisible(aggregate, id, live.assembled().view());
-                }
-                view = snapshotView(aggregate, both.getItem2(), what);
+            } else if (snapshot != null && visible(aggregate, AggregateVersions.shownOf(snapshot))) {
+                view = snapshotView(aggregate, snapshot, what);
             } else {
-                if (live != null) {
-                    requireVisible(aggregate, id, live.assembled().view());
-                }
-                throw new CairnException(new CairnError.NotFound("version " + number + " of " + what + " is not retained"));
+                throw notRetained;
             }
             return new Versioned(view, number);
         });

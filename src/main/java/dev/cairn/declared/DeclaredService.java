@@ -494,16 +494,21 @@ public class DeclaredService {
         return Uni.combine().all().unis(store.getItem(key, true), store.getItem(VersionSnapshots.key(key, number), true))
                 .asTuple().map(both -> {
                     Map<String, AttributeValue> live = both.getItem1();
+                    // an item the caller may not see answers exactly as a missing one: its version "not retained"
+                    var notRetained = new CairnException(new CairnError.NotFound("version " + number + " of " + what
+                            + " is not retained"));
                     if (live != null && !visible.test(entity.spec().fromItem(live).value())) {
-                        throw EntityService.notFound(what);
+                        throw notRetained;
                     }
                     Map<String, AttributeValue> found = live != null && EntitySpec.versionOf(live) == number ? live
                             : both.getItem2();
                     if (found == null) {
-                        throw new CairnException(new CairnError.NotFound("version " + number + " of " + what
-                                + " is not retained"));
+                        throw notRetained;
                     }
                     Map<String, AttributeValue> item = VersionSnapshots.isSnapshot(found) ? VersionSnapshots.itemOf(found) : found;
+                    if (!visible.test(entity.spec().fromItem(item).value())) {
+                        throw notRetained;
+                    }
                     return new View(entity.spec().fromItem(item), versionView(entity, found, visible, what));
                 });
     }

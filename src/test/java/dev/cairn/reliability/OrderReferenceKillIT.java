@@ -177,6 +177,7 @@ class OrderReferenceKillIT {
                 .isEqualTo(201);
         used.add(new Use(wsA, ref("BIG", 0)));
         assertOneToOne("before the faults", 0);
+        assertVersionsKept("before the faults", false);
 
         // Every DynamoDB answer late, so each write's steps are far apart in time.
         proxy.inject(FaultProxy.Fault.DELAY, 300);
@@ -247,6 +248,7 @@ class OrderReferenceKillIT {
                 .as("small writes in flight when the process was killed").isPositive();
 
         assertOneToOne("after the SIGKILL", 1);
+        assertVersionsKept("after the SIGKILL", true);
 
         // A fresh process: every reference with no sentinel can be taken, every one with a sentinel cannot.
         PackagedApp second = startApp();
@@ -264,6 +266,7 @@ class OrderReferenceKillIT {
                 .isEqualTo(holders.containsKey(value) ? 409 : 201));
         assertThat(answers.values()).as("the fresh process's creates").contains(201, 409);
         assertOneToOne("after the fresh process took the free references", 0);
+        assertVersionsKept("after the fresh process took the free references", true);
     }
 
     /** Whether a stepped write's root is marked with its write in flight, read straight from the table. */
@@ -316,6 +319,54 @@ class OrderReferenceKillIT {
         holders.forEach((value, pk) -> assertThat(references.get(pk)).as("%s: the order %s holding reference %s", when, pk, value)
                 .isEqualTo(value));
         assertThat(unfinished).as("%s: partitions whose stepped write was cut off", when).isGreaterThanOrEqualTo(leastUnfinished);
+    }
+
+    /**
+     * The orders keep their last 20 previous versions, each in its write's commit: for every committed order at version
+     * v, exactly the snapshots of versions max(1, v − 20) to v − 1 are there — none missing (a commit without its
+     * snapshot), none at v or later (a snapshot without its commit); a partition without a committed order has, if any
+     * snapshots, a newest one that records its delete. {@code someChanged}: the writes so far changed an order.
+     */
+    void assertVersionsKept(String when, boolean someChanged) {
+        var versions = new HashMap<String, java.util.TreeMap<Long, Map<String, AttributeValue>>>();
+        var parts = new HashMap<String, List<Map<String, AttributeValue>>>();
+        for (var item : scan()) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith("~VERSION#ORDER#") && pk.endsWith("-" + k)) {
+                versions.computeIfAbsent(pk.substring("~VERSION#".length()), p -> new java.util.TreeMap<>())
+                        .put(Long.parseLong(item.get("sk").s()), item);
+            } else if (pk.startsWith("ORDER#") && pk.endsWith("-" + k)) {
+                parts.computeIfAbsent(pk, p -> new ArrayList<>()).add(item);
+            }
+        }
+        int changed = 0;
+        for (String pk : new java.util.TreeSet<>(parts.keySet())) {
+            var committed = AggregateTxn.committed(ROOT_SK, parts.get(pk));
+            var kept = versions.getOrDefault(pk, new java.util.TreeMap<>());
+            var root = committed.items().stream().filter(item -> item.get("sk").s().equals(ROOT_SK)).findFirst();
+            if (root.isPresent()) {
+                long v = Long.parseLong(root.get().get("_version").n());
+                var expected = new java.util.TreeSet<Long>();
+                for (long n = Math.max(1, v - 20); n < v; n++) {
+                    expected.add(n);
+                }
+                assertThat(kept.keySet()).as("%s: the retained versions of %s at version %d", when, pk, v)
+                        .containsExactlyElementsOf(expected);
+                changed += v > 1 ? 1 : 0;
+            } else if (!kept.isEmpty()) {
+                assertThat(kept.lastEntry().getValue()).as("%s: the newest version of %s, which has no committed order", when, pk)
+                        .containsKey("_deletedBy");
+            }
+        }
+        for (String pk : versions.keySet()) {
+            if (!parts.containsKey(pk)) {
+                assertThat(versions.get(pk).lastEntry().getValue()).as("%s: the newest version of the deleted %s", when, pk)
+                        .containsKey("_deletedBy");
+            }
+        }
+        if (someChanged) {
+            assertThat(changed).as("%s: orders changed since their create", when).isGreaterThan(0);
+        }
     }
 
     /** The reference sentinels of this test's workspaces: {@code workspace#folded value} -> holder's pk. */

@@ -187,4 +187,36 @@ class ShopTenancyResourceTest {
         as(scoped("a-" + k, mine, "cairn-admin")).delete("/orders/{id}", order).then().statusCode(204);
         as(writer).get("/orders/{id}", order).then().statusCode(404);
     }
+
+    @Test
+    void anOrdersVersionsNameTheirWritersAndAreReadOnlyWithinItsWorkspaceAsTheOrderIsAlsoOnceDeleted() {
+        String product = product();
+        String writer = scoped("w-" + k, mine, "cairn-writer");
+        String order = "tv-" + k;
+        as(writer).contentType(ContentType.JSON).body(order(order, mine, "placed", product)).post("/orders").then()
+                .statusCode(201);
+        String other = scoped("w2-" + k, mine, "cairn-writer");
+        as(other).contentType("application/merge-patch+json").body("{\"status\":\"paid\"}").patch("/orders/{id}", order)
+                .then().statusCode(200).header("ETag", "\"2\"");
+        String reader = scoped("r-" + k, mine, "cairn-reader");
+        as(reader).get("/orders/{id}/versions", order).then().statusCode(200)
+                .body("items.version", equalTo(List.of(2, 1))).body("items.writtenBy", equalTo(List.of("w2-" + k, "w-" + k)));
+        // another workspace's reader meets the versions exactly as a missing order's
+        String foreign = scoped("r3-" + k, theirs, "cairn-reader");
+        String missing = "tv-missing-" + k;
+        for (String path : List.of("/orders/{id}/versions", "/orders/{id}/versions/1", "/orders/{id}/versions/2")) {
+            Response there = as(foreign).get(path, order);
+            Response nowhere = as(foreign).get(path, missing);
+            assertThat(problem(there)).as(path).isEqualTo(problem(nowhere)).startsWith(404, "NotFound");
+            assertThat(there.<String>path("detail")).as(path).isEqualTo(nowhere.<String>path("detail").replace(missing, order));
+            assertThat(there.asString()).doesNotContain("paid");
+        }
+        // deleted by an admin of the workspace: the versions stay, read as before and still kept to the workspace
+        as(scoped("a-" + k, mine, "cairn-admin")).delete("/orders/{id}", order).then().statusCode(204);
+        as(reader).get("/orders/{id}/versions", order).then().statusCode(200)
+                .body("items.version", equalTo(List.of(2, 1))).body("items[0].deletedBy", equalTo("a-" + k));
+        assertThat(problem(as(foreign).get("/orders/{id}/versions", order)))
+                .isEqualTo(problem(as(foreign).get("/orders/{id}/versions", missing)));
+        as(foreign).get("/orders/{id}/versions/2", order).then().statusCode(404);
+    }
 }

@@ -190,4 +190,33 @@ class CascadePlannerTest {
         assertThat(ReadableConditions.update(write)).contains("leadName = 'Ann Lee'").doesNotContain("player =");
         assertThat(ReadableConditions.of(write)).isEqualTo("(attribute_exists(pk)) AND (_refv.leadName.v < 5)");
     }
+
+    @Test
+    void aCascadeIntoAnAggregateThatKeepsHistoryIsCheckedAtTheVersionReadAndKeepsThatVersion() {
+        Aggregate trip = TRIP;
+        var planner = new CascadePlanner(Map.of(), List.of(trip), null, Map.of(),
+                Map.of("Trip", new CascadePlanner.AggregateHistory(new dev.cairn.core.model.HistoryModel(2, null, 1), false)));
+        Items items = trip("t1", "bob", 2, "ann", "bob");
+        var units = planner.plan(items.bySk().values().stream().map(Member::item).toList(), ANN_RENAMED,
+                NOW);
+        assertThat(units).hasSize(1);
+        var unit = units.get(0);
+        assertThat(planner.keepingHistory(unit)).isSameAs(trip);
+        assertThat(ReadableConditions.of(unit.actions().get(0))).doesNotContain("_version =");
+        Aggregate.Assembled read = trip.assemble(items.bySk().values().stream().map(Member::item).toList());
+        var kept = planner.keptAt(unit, read, ANN_RENAMED, NOW);
+        // the unit's own actions keep their places, the root first: checked at the version read, marked as the cascade's
+        assertThat(kept.actions().subList(1, unit.actions().size())).isEqualTo(unit.actions().subList(1, unit.actions().size()));
+        WriteAction bump = kept.actions().get(0);
+        assertThat(ReadableConditions.of(bump)).contains("_version = 7");
+        assertThat(ReadableConditions.update(bump)).contains(dev.cairn.core.write.VersionSnapshots.WRITER);
+        var snapshot = kept.actions().get(unit.actions().size());
+        assertThat(snapshot.key()).isEqualTo(dev.cairn.core.aggregate.AggregateVersions.key("TRIP#t1", 7));
+        // the view as its answer wrote it (JSON numbers read back as the smallest type that holds them)
+        assertThat(dev.cairn.core.aggregate.AggregateVersions.shownOf(snapshot.item()).toString())
+                .isEqualTo(read.view().toString());
+        assertThat(kept.actions().get(unit.actions().size() + 1).key()).isEqualTo(dev.cairn.core.aggregate.AggregateVersions.key("TRIP#t1", 5));
+        // an aggregate that keeps none is written as before
+        assertThat(new CascadePlanner(Map.of(), List.of(trip)).keepingHistory(unit)).isNull();
+    }
 }
