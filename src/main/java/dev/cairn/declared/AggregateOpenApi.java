@@ -273,6 +273,78 @@ final class AggregateOpenApi {
         if (aggregate.servesVersions()) {
             addVersions(openAPI, domain, aggregate);
         }
+        if (aggregate.softDelete()) {
+            addSoftDelete(openAPI, domain, aggregate);
+        }
+    }
+
+    /**
+     * A soft-deleted aggregate ({@code softDelete: true}): its delete keeps the whole aggregate as a tombstone, listed
+     * under {@code <collection>/deleted}, restored at {@code <path>/restore}, purged at {@code <collection>/deleted/{id}}.
+     */
+    private static void addSoftDelete(OpenAPI openAPI, DomainModel domain, AggregateModel aggregate) {
+        String what = dev.cairn.core.model.ModelReader.words(aggregate.name());
+        var item = DeclaredOpenApi.pathItem(openAPI, aggregate.path());
+        if (item.getDELETE() != null) {
+            item.getDELETE().description("Soft delete: the whole " + what + " (every member) leaves every read, list and "
+                    + "index at once and is kept, with who deleted it and when, under " + aggregate.deletedPath()
+                    + " until it is restored or purged. Refused (409) while an earlier deleted " + what + " of the same "
+                    + "id waits there.");
+        }
+        String deleted = "Deleted" + aggregate.name();
+        openAPI.getComponents().addSchema(deleted, OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description("A deleted " + what + ": the whole " + what + " as it was, who deleted it and when, and the "
+                        + "version deleted")
+                .addProperty("item", ref(aggregate.root().schema()))
+                .addProperty("deletedAt", ref("Instant"))
+                .addProperty("deletedBy", string().description("The subject of the caller who deleted it"))
+                .addProperty("version", OASFactory.createSchema().addType(SchemaType.INTEGER).format("int64")
+                        .minimum(BigDecimal.ONE).description("The version deleted: name it in If-Match (`\"<version>\"`) "
+                                + "to restore or purge exactly what this shows"))
+                .required(List.of("item", "deletedAt", "deletedBy", "version")));
+        DeclaredOpenApi.addPage(openAPI, deleted);
+
+        Operation list = OASFactory.createOperation().operationId("listDeleted" + aggregate.name() + "s")
+                .summary("The deleted " + what + "s, newest deleted first").tags(List.of(domain.name()));
+        DeclaredOpenApi.pathParameters(list, aggregate.deletedPath());
+        list.addParameter(DeclaredOpenApi.query("cursor")).addParameter(DeclaredOpenApi.query("limit"));
+        list.responses(OASFactory.createAPIResponses().addAPIResponse("200", ok("OK", deleted + "Page")));
+        DeclaredOpenApi.sortParameters(list);
+        DeclaredOpenApi.pathItem(openAPI, aggregate.deletedPath()).setGET(list);
+
+        Operation restore = OASFactory.createOperation().operationId("restore" + aggregate.name())
+                .summary("Restore a deleted " + what).tags(List.of(domain.name()))
+                .description("Brings the whole " + what + " back as it was deleted (same id, every member, its lists "
+                        + "and indexes, a new version), its copies taken fresh from their sources, in one commit; on any "
+                        + "refusal nothing changes.");
+        DeclaredOpenApi.pathParameters(restore, aggregate.restorePath());
+        // If-Match names the version deleted (its last ETag): a restore of exactly what the caller saw
+        restore.addParameter(DeclaredOpenApi.ifMatch());
+        restore.addExtension(OpenApiDocs.ACTION, Boolean.TRUE);
+        restore.responses(OASFactory.createAPIResponses()
+                .addAPIResponse("200", ok("The " + what + ", restored", aggregate.root().schema()))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No deleted " + what + " of this id "
+                        + "(or not the caller's to see)"))
+                .addAPIResponse("409", OASFactory.createAPIResponse().description("Conflict: the id was taken meanwhile "
+                        + "by a new " + what + (aggregate.unique().isEmpty() ? "" : "; or a unique value it held was "
+                        + "taken meanwhile (code UniqueViolation: `constraint` and `fields` name it, never the " + what
+                        + " that holds it)")))
+                .addAPIResponse("422", OASFactory.createAPIResponse().description("A reference it holds names nothing "
+                        + "now (code RefNotFound, naming the field)")));
+        DeclaredOpenApi.sortParameters(restore);
+        DeclaredOpenApi.pathItem(openAPI, aggregate.restorePath()).setPOST(restore);
+
+        Operation purge = OASFactory.createOperation().operationId("purge" + aggregate.name())
+                .summary("Purge a deleted " + what + " for good").tags(List.of(domain.name()))
+                .description("Removes the deleted " + what + " and the unique values it kept; irreversible.");
+        DeclaredOpenApi.pathParameters(purge, aggregate.purgePath());
+        purge.addParameter(DeclaredOpenApi.ifMatch());
+        purge.responses(OASFactory.createAPIResponses().addAPIResponse("204",
+                        OASFactory.createAPIResponse().description("No Content"))
+                .addAPIResponse("404", OASFactory.createAPIResponse().description("No deleted " + what + " of this id "
+                        + "(or not the caller's to see)")));
+        DeclaredOpenApi.sortParameters(purge);
+        DeclaredOpenApi.pathItem(openAPI, aggregate.purgePath()).setDELETE(purge);
     }
 
     /**

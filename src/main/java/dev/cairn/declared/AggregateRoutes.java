@@ -39,6 +39,7 @@ public class AggregateRoutes {
                     .map(RestResponse::ok);
             case AGGREGATE_APPEARANCES -> aggregates.appearances(aggregate, route.member(), key, Http.limit(limit), cursor)
                     .map(RestResponse::ok);
+            case AGGREGATE_DELETED -> aggregates.deleted(aggregate, Http.limit(limit), cursor).map(RestResponse::ok);
             case AGGREGATE_VERSIONS -> aggregates.versions(aggregate, key, Http.limit(limit), cursor).map(RestResponse::ok);
             // the second parameter is the version's number (a 400 when it is not one)
             case AGGREGATE_VERSION -> aggregates.version(aggregate, key, Http.wholeNumber(DeclaredRoutes.VERSION_PARAMETER,
@@ -60,8 +61,18 @@ public class AggregateRoutes {
                 .map(AggregateRoutes::ok);
     }
 
+    /** A delete (soft where declared), or the purge of a soft-deleted aggregate: 204 either way. */
     Uni<RestResponse<Void>> delete(Match match, String ifMatch) {
-        return aggregates.delete(match.route().aggregate(), id(match), Http.ifMatch(ifMatch)).map(done -> Responses.noContent());
+        var aggregate = match.route().aggregate();
+        Uni<Void> done = match.route().action() == DeclaredRoutes.Action.AGGREGATE_PURGE
+                ? aggregates.purge(aggregate, id(match), Http.ifMatch(ifMatch))
+                : aggregates.delete(aggregate, id(match), Http.ifMatch(ifMatch));
+        return done.map(nothing -> Responses.noContent());
+    }
+
+    /** A soft-deleted aggregate brought back: 200 with it and its new version as ETag. */
+    Uni<RestResponse<Object>> restore(Match match, String ifMatch) {
+        return aggregates.restore(match.route().aggregate(), id(match), Http.ifMatch(ifMatch)).map(AggregateRoutes::ok);
     }
 
     /** Where whole copies of an entity live: one Query of its ref index per page. */

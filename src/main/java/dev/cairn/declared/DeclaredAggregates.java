@@ -8,7 +8,9 @@ import dev.cairn.core.aggregate.Aggregate.FoundMember;
 import dev.cairn.core.aggregate.Aggregate.Items;
 import dev.cairn.core.aggregate.Aggregate.RefCopy;
 import dev.cairn.core.aggregate.Aggregate.RefUse;
+import dev.cairn.core.aggregate.AggregateTombstones;
 import dev.cairn.core.aggregate.AggregateVersions;
+import dev.cairn.core.entity.Tombstones;
 import dev.cairn.core.aggregate.AggregateWrites;
 import dev.cairn.core.aggregate.AggregateWrites.Plan;
 import dev.cairn.core.aggregate.CopyVersions;
@@ -340,35 +342,63 @@ public class DeclaredAggregates {
      */
     public Uni<Versioned> create(DeclaredAggregate aggregate, String body) {
         Map<String, Object> in = DocJson.valid(aggregate.inputFields(), DocJson.object(body, false), false);
+        String idField = aggregate.aggregate().idField();
+        if (aggregate.model().softDelete() && DeclaredSoftDeletes.DELETED.equals(in.get(idField))) {
+            // GET <collection>/deleted is the deleted listing: an aggregate of that id could never be read at its path
+            throw Http.invalid(idField, "cannot be '" + DeclaredSoftDeletes.DELETED + "': "
+                    + aggregate.model().deletedPath() + " lists the deleted ones");
+        }
         requireWritable(aggregate, in);
-        return createValid(aggregate, in);
+        return createValid(aggregate, in, null);
     }
 
     /** A create from an input's plain values (a demo input's). */
     public Uni<Versioned> create(DeclaredAggregate aggregate, Map<String, Object> input) {
-        return createValid(aggregate, DocJson.valid(aggregate.inputFields(), input, false));
+        return createValid(aggregate, DocJson.valid(aggregate.inputFields(), input, false), null);
     }
 
-    /** A create of an input validated once (a second pass over a large input would be work for nothing). */
-    private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> in) {
+    /** A restore's create: the tombstone it takes the aggregate from, the version deleted, and its creation time. */
+    private record Restoring(PrimaryKey tombstone, long version, Instant createdAt, String what) {
+    }
+
+    /**
+     * A create of an input validated once (a second pass over a large input would be work for nothing); or, with
+     * {@code restoring}, a restore: at the version after the one deleted, with its creation time, the tombstone
+     * deleted at its version and every unique value taken again (from the tombstone that kept it, or free) in the same
+     * commit.
+     */
+    private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> in, Restoring restoring) {
         DeclaredService.requireLiving(aggregate.model().ttl(), in, store.now());
         Aggregate engine = aggregate.aggregate();
         String id = (String) in.get(engine.idField());
         List<RefUse> refs = checked(engine, in);
         String writer = DeclaredService.writer();
-        return entities.againOnCollision(Uni.combine().all()
-                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id), firstVersion(aggregate, id))
+        Uni<Long> firstVersion = restoring == null ? firstVersion(aggregate, id)
+                : Uni.createFrom().item(restoring.version() + 1);
+        Uni<Versioned> created = entities.againOnCollision(Uni.combine().all()
+                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id), firstVersion)
                 .asTuple().chain(all -> {
                     var resolved = all.getItem1();
                     long first = all.getItem3();
                     Instant now = store.now();
+                    Instant createdAt = restoring == null ? now : restoring.createdAt();
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
-                    Items items = engine.decompose(view, versions(resolved.copies()), first, now, now);
+                    Items items = engine.decompose(view, versions(resolved.copies()), first, createdAt, now);
                     Plan plan = AggregateWrites.create(engine, items, now).guardedBy(resolved.sourceGuards());
-                    plan = withHistory(aggregate, plan, null, view, first, now, now, writer, null);
-                    return aggregates.write(engine, plan.alongside(alongside(sentinels(aggregate, plan, null, in, now),
-                            plan.alongside())), Map.of()).map(done -> shown(aggregate, view, first, now, now));
-                })).onFailure(e -> CairnException.is(e, CairnError.Conflict.class))
+                    plan = withHistory(aggregate, plan, null, view, first, createdAt, now, writer, null);
+                    var more = new java.util.ArrayList<WriteAction>();
+                    if (restoring == null) {
+                        more.addAll(sentinels(aggregate, plan, null, in, now));
+                    } else {
+                        more.add(WriteAction.delete("deleted " + restoring.what(), restoring.tombstone(),
+                                WriteAction.Expectation.present(restoring.version())));
+                        more.addAll(UniqueSentinels.restored(aggregate.name(), aggregate.model().unique(), plan.rootKey(),
+                                restoring.tombstone(), in, now));
+                    }
+                    return aggregates.write(engine, plan.alongside(alongside(more, plan.alongside())), Map.of())
+                            .map(done -> shown(aggregate, view, first, createdAt, now));
+                }));
+        return restoring != null ? created : created.onFailure(e -> CairnException.is(e, CairnError.Conflict.class))
                 .recoverWithUni(e -> shownConflict(aggregate, id, (CairnException) e));
     }
 
@@ -475,9 +505,112 @@ public class DeclaredAggregates {
                 current.createdAt(), current.updatedAt());
         Instant now = store.now();
         Plan plan = AggregateWrites.delete(engine, items, current.version(), now);
-        plan = withHistory(aggregate, plan, current, null, 0, null, now, null, DeclaredService.writer());
-        return aggregates.write(engine, plan.alongside(alongside(sentinels(aggregate, plan, current.view(), null, now),
-                plan.alongside())), snapshot.bySk());
+        String by = DeclaredService.writer();
+        plan = withHistory(aggregate, plan, current, null, 0, null, now, null, by);
+        if (!aggregate.model().softDelete()) {
+            return aggregates.write(engine, plan.alongside(alongside(sentinels(aggregate, plan, current.view(), null, now),
+                    plan.alongside())), snapshot.bySk());
+        }
+        // soft: the whole aggregate kept as ONE tombstone in the delete's commit (refused while an older one of the
+        // id waits), each unique value released or passed to the tombstone, as the constraint declares
+        String id = engine.idOf(plan.rootKey().pk());
+        String what = aggregate.describe(id);
+        PrimaryKey tombstone = Tombstones.keyOf(plan.rootKey());
+        String tenantField = aggregate.model().access().tenant();
+        var more = new java.util.ArrayList<WriteAction>();
+        more.add(WriteAction.putItem(tombstone, AggregateTombstones.of(aggregate.name(), plan.rootKey(), id, current,
+                tenantField == null ? null : (String) current.view().get(tenantField), by, now),
+                WriteAction.Expectation.ABSENT, "a deleted " + what));
+        more.addAll(UniqueSentinels.softDeleted(aggregate.name(), aggregate.model().unique(), plan.rootKey(), tombstone,
+                current.view(), now));
+        return aggregates.write(engine, plan.alongside(alongside(more, plan.alongside())), snapshot.bySk())
+                .onFailure(e -> e instanceof CairnException ce && ce.error() instanceof CairnError.Conflict c
+                        && c.detail().startsWith("a deleted ")).transform(e -> new CairnException(new CairnError.Conflict(
+                        "a deleted " + what + " is waiting to be restored or purged: purge it before deleting this one")));
+    }
+
+    // --- soft delete: restore, purge, the deleted listing ---------------------------------------------------------
+
+    /**
+     * Brings a soft-deleted aggregate back as it was deleted, at its next version: 1 GetItem (the tombstone), then as a
+     * create — its refs read again (ONE BatchGetItem: copies current, a ref deleted meanwhile a 422 RefNotFound), its
+     * partition checked empty (409 Conflict when another aggregate took the id) — and ONE commit that also deletes the
+     * tombstone at its version and takes every unique value again (409 UniqueViolation when another holds it).
+     */
+    public Uni<Versioned> restore(DeclaredAggregate aggregate, String id, Long ifMatch) {
+        String what = aggregate.describe(id);
+        return tombstone(aggregate, id).chain(tombstone -> {
+            long version = AggregateTombstones.versionOf(tombstone);
+            if (ifMatch != null && ifMatch != version) {
+                throw new CairnException(new CairnError.VersionConflict("deleted " + what + " is at version " + version
+                        + ", not " + ifMatch, ifMatch, version, true));
+            }
+            Aggregate engine = aggregate.aggregate();
+            Map<String, Object> in = DocJson.valid(aggregate.inputFields(),
+                    engine.toInput(AggregateTombstones.viewOf(tombstone)), false);
+            requireWritable(aggregate, in);
+            return createValid(aggregate, in, new Restoring(PrimaryKey.from(tombstone), version,
+                    AggregateTombstones.createdAt(tombstone), what));
+        });
+    }
+
+    /** Removes a tombstone for good, with the unique values it kept: ONE transaction (one DeleteItem when it kept none). */
+    public Uni<Void> purge(DeclaredAggregate aggregate, String id, Long ifMatch) {
+        String what = aggregate.describe(id);
+        return tombstone(aggregate, id).chain(tombstone -> {
+            long version = AggregateTombstones.versionOf(tombstone);
+            if (ifMatch != null && ifMatch != version) {
+                throw new CairnException(new CairnError.VersionConflict("deleted " + what + " is at version " + version
+                        + ", not " + ifMatch, ifMatch, version, true));
+            }
+            PrimaryKey key = PrimaryKey.from(tombstone);
+            var actions = new java.util.ArrayList<WriteAction>();
+            actions.add(WriteAction.delete("deleted " + what, key, WriteAction.Expectation.present(version)));
+            actions.addAll(UniqueSentinels.purged(aggregate.name(), aggregate.model().unique(), key,
+                    AggregateTombstones.viewOf(tombstone)));
+            return actions.size() == 1 ? store.write(actions.get(0)).replaceWithVoid()
+                    : store.transact(dev.cairn.core.write.TransactionPlan.of(actions));
+        });
+    }
+
+    /**
+     * One page of the soft-deleted aggregates, newest deleted first: 1 Query of the deleted listing's index. A caller
+     * scoped to some workspaces sees theirs only (a filter, bound into the cursor), as on the live lists.
+     */
+    public Uni<Page<Map<String, Object>>> deleted(DeclaredAggregate aggregate, int limit, String cursor) {
+        var query = QuerySpec.on(Tombstones.LISTING, Tombstones.listing(aggregate.name(), null)).descending().limit(limit);
+        if (aggregate.model().access().tenant() != null) {
+            Caller caller = Caller.current();
+            if (!caller.allWorkspaces()) {
+                if (caller.workspaceList().isEmpty()) {
+                    return Uni.createFrom().item(new Page<>(List.of(), null));
+                }
+                query.filter(Condition.in(Tombstones.TENANT, caller.workspaceList().stream().map(AttributeValue::fromS).toList()));
+            }
+        }
+        return store.page(query.build(), cursor).map(page -> page.map(item -> deletedView(aggregate, item)));
+    }
+
+    /** A deleted aggregate as its listing answers it: the aggregate as it was, who deleted it when, and its version. */
+    private static Map<String, Object> deletedView(DeclaredAggregate aggregate, Map<String, AttributeValue> tombstone) {
+        var out = new LinkedHashMap<String, Object>();
+        out.put("item", shown(aggregate, AggregateTombstones.viewOf(tombstone), AggregateTombstones.versionOf(tombstone),
+                AggregateTombstones.createdAt(tombstone), AggregateTombstones.updatedAt(tombstone)).view());
+        out.put("deletedAt", tombstone.get(Tombstones.DELETED_AT).s());
+        out.put("deletedBy", tombstone.get(Tombstones.DELETED_BY).s());
+        out.put("version", AggregateTombstones.versionOf(tombstone));
+        return out;
+    }
+
+    /** The tombstone of a deleted aggregate: 1 GetItem; 404 when there is none or it is not the caller's to see. */
+    private Uni<Map<String, AttributeValue>> tombstone(DeclaredAggregate aggregate, String id) {
+        return store.getItem(Tombstones.keyOf(aggregate.aggregate().rootKey(id)), true).map(item -> {
+            if (item == null || !AggregateTombstones.isTombstoneOf(item, aggregate.name())
+                    || !visible(aggregate, AggregateTombstones.viewOf(item))) {
+                throw EntityService.notFound("deleted " + aggregate.describe(id));
+            }
+            return item;
+        });
     }
 
     /**
@@ -512,17 +645,18 @@ public class DeclaredAggregates {
                                     Map<String, Object> view, long version, Instant createdAt, Instant now,
                                     String writer, String deletedBy) {
         var history = aggregate.model().history();
-        if (history == null) {
+        if (history == null && !aggregate.model().softDelete()) {
             return plan;
         }
         String pk = plan.rootKey().pk();
         boolean timestamps = aggregate.model().timestamps();
         if (view != null) {
+            // a version kept whole later (a snapshot, or a soft delete's tombstone) must fit one item
             AggregateVersions.requireKeepable(aggregate.name(), timestamps, pk, view, version, createdAt, now, writer);
-            plan = plan.writtenBy(writer);
+            plan = history == null ? plan : plan.writtenBy(writer);
         }
-        return previous == null ? plan : plan.alongside(AggregateVersions.snapshot(history, aggregate.name(), timestamps,
-                pk, previous, now, deletedBy));
+        return previous == null || history == null ? plan : plan.alongside(AggregateVersions.snapshot(history,
+                aggregate.name(), timestamps, pk, previous, now, deletedBy));
     }
 
     private static List<WriteAction> alongside(List<WriteAction> sentinels, List<WriteAction> more) {

@@ -90,6 +90,9 @@ public class DeclaredResource {
                                              @Context HttpHeaders headers, @RestHeader("If-Match") String ifMatch,
                                              String body) {
         Match match = match("POST", uri, context);
+        if (match.route().action() == Action.AGGREGATE_RESTORE) {
+            return aggregates.restore(match, ifMatch);
+        }
         if (match.route().action() != Action.RESTORE) {
             if (headers.getMediaType() == null || !headers.getMediaType().isCompatible(MediaType.APPLICATION_JSON_TYPE)) {
                 throw new jakarta.ws.rs.NotSupportedException();

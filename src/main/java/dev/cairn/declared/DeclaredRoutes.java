@@ -39,7 +39,9 @@ public final class DeclaredRoutes {
         AGGREGATE_CREATE, AGGREGATE_GET, AGGREGATE_REPLACE, AGGREGATE_PATCH, AGGREGATE_DELETE, AGGREGATE_LIST,
         AGGREGATE_APPEARANCES,
         /** An aggregate's retained versions ({@code history}), and one of them: read by whoever may read it. */
-        AGGREGATE_VERSIONS, AGGREGATE_VERSION
+        AGGREGATE_VERSIONS, AGGREGATE_VERSION,
+        /** A soft-deleted aggregate's listing, restore and purge ({@code softDelete}). */
+        AGGREGATE_DELETED, AGGREGATE_RESTORE, AGGREGATE_PURGE
     }
 
     /**
@@ -201,6 +203,11 @@ public final class DeclaredRoutes {
                 list.route(), null, false), aggregate, list.name())));
         model.appearances().forEach(found -> out.add(of(route("GET", found.route().path(), Action.AGGREGATE_APPEARANCES,
                 null, found.route(), null, false), aggregate, found.name())));
+        if (model.softDelete()) {
+            out.add(of(route("GET", model.deletedPath(), Action.AGGREGATE_DELETED, null, null, null, false), aggregate, null));
+            out.add(of(route("POST", model.restorePath(), Action.AGGREGATE_RESTORE, null, null, null, false), aggregate, null));
+            out.add(of(route("DELETE", model.purgePath(), Action.AGGREGATE_PURGE, null, null, null, false), aggregate, null));
+        }
         if (model.servesVersions()) {
             out.add(of(route("GET", model.versionsPath(), Action.AGGREGATE_VERSIONS, null, null, null, false), aggregate, null));
             out.add(of(route("GET", model.versionsPath() + "/{" + VERSION_PARAMETER + "}", Action.AGGREGATE_VERSION, null,
@@ -302,10 +309,22 @@ public final class DeclaredRoutes {
             case AGGREGATE_PATCH -> "patch";
             case AGGREGATE_DELETE -> "delete";
             case AGGREGATE_LIST, AGGREGATE_APPEARANCES -> "list";
+            case AGGREGATE_DELETED -> "deleted";
+            case AGGREGATE_RESTORE -> "restore";
+            case AGGREGATE_PURGE -> "purge";
             default -> throw new IllegalStateException(route.action() + " is no aggregate's route");
         };
         Role declared = declaredRole(access, word);
-        return declared != null ? declared : route.method().equals("GET") ? Role.READER : Role.WRITER;
+        if (declared != null) {
+            return declared;
+        }
+        // as an entity's: the deleted listing as its lists, a restore as its delete, a purge (irreversible) an admin
+        return switch (word) {
+            case "deleted" -> java.util.Objects.requireNonNullElse(declaredRole(access, "list"), Role.READER);
+            case "restore" -> java.util.Objects.requireNonNullElse(declaredRole(access, "delete"), Role.WRITER);
+            case "purge" -> Role.ADMIN;
+            default -> route.method().equals("GET") ? Role.READER : Role.WRITER;
+        };
     }
 
     /** The role an entity or aggregate declares for an operation or its lists ({@code roles}); null when it declares none. */

@@ -77,12 +77,26 @@ public final class AggregateVersions {
     }
 
     /** The aggregate as its GET answered that version (its fields in their order). */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> shownOf(Map<String, AttributeValue> snapshot) {
+        return parse(snapshot.get(JSON).s());
+    }
+
+    /** JSON text of an object, as the answers write it (instants as their ISO-8601 text). */
+    static String json(Map<String, Object> value) {
         try {
-            return MAPPER.readValue(snapshot.get(JSON).s(), LinkedHashMap.class);
+            return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a snapshot of an aggregate holds no JSON object", e);
+            throw new IllegalStateException("an aggregate's view that is no JSON", e);
+        }
+    }
+
+    /** A JSON object, its fields in their order, decimals as BigDecimal. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> parse(String json) {
+        try {
+            return MAPPER.readValue(json, LinkedHashMap.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an aggregate's stored JSON is no object", e);
         }
     }
 
@@ -144,12 +158,7 @@ public final class AggregateVersions {
 
     private static Map<String, AttributeValue> item(String aggregate, String aggregatePk, Map<String, Object> shown,
                                                     long version, Instant createdAt, Instant updatedAt, String writer) {
-        String json;
-        try {
-            json = MAPPER.writeValueAsString(shown);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an aggregate's view that is no JSON", e);
-        }
+        String json = json(shown);
         var item = new HashMap<String, AttributeValue>(key(aggregatePk, version).toAttributes());
         item.put(TableSpec.TYPE, AttributeValue.fromS(aggregate + VersionSnapshots.TYPE_SUFFIX));
         item.put(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));

@@ -24,14 +24,15 @@ import java.util.Map;
  * {@code ttl} the root's instant field that is the aggregate's expiry (null: it never expires), carried by every item
  * of the aggregate as the table's TTL attribute, so the members expire with their root; {@code unique} the root's
  * unique values (each kept by a sentinel item owned by the root, moved in the write's commit transaction);
- * {@code history} how many of its previous versions it keeps, each a snapshot of the whole aggregate (null: none).
+ * {@code history} how many of its previous versions it keeps, each a snapshot of the whole aggregate (null: none);
+ * {@code softDelete} whether a delete keeps the whole aggregate as a tombstone (listed, restored, purged).
  */
 public record AggregateModel(String name, KeyTemplate partition, String idField, String path, String description,
                              Node root, List<String> context, List<InputRule> rules, String inputSchema,
                              String inputDescription, Map<Op, OperationModel> operations, List<Listing> lists,
                              Summary summary, List<Appearances> appearances, List<DomainModel.DemoItem> demo,
                              EntityModel.Access access, boolean timestamps, String ttl, List<UniqueModel> unique,
-                             HistoryModel history, int line) {
+                             HistoryModel history, boolean softDelete, int line) {
 
     public AggregateModel {
         unique = List.copyOf(unique);
@@ -166,6 +167,21 @@ public record AggregateModel(String name, KeyTemplate partition, String idField,
     /** Whether its versions are served: it keeps history and is read by id. */
     public boolean servesVersions() {
         return history != null && serves(Op.GET);
+    }
+
+    /** Its deleted aggregates' listing ({@code softDelete}): the collection's path and {@code /deleted}. */
+    public String deletedPath() {
+        return path.substring(0, path.lastIndexOf('/')) + "/deleted";
+    }
+
+    /** A deleted aggregate's restore. */
+    public String restorePath() {
+        return path + "/restore";
+    }
+
+    /** A deleted aggregate's purge: its place in the deleted listing. */
+    public String purgePath() {
+        return deletedPath() + path.substring(path.lastIndexOf('/'));
     }
 
     /** Its retained versions' listing (one version is this path and {@code /{version}}). */

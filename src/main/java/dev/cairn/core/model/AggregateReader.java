@@ -157,7 +157,7 @@ final class AggregateReader extends YamlReader {
     // --- an aggregate -----------------------------------------------------------------------------------------
 
     private static final Set<String> AGGREGATE_KEYS = Set.of("partition", "path", "type", "label", "description", "fields",
-            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps", "ttl", "unique", "history");
+            "context", "parts", "rules", "input", "operations", "lists", "summary", "appearances", "demo", "roles", "tenant", "timestamps", "ttl", "unique", "history", "softDelete");
 
     private AggregateModel aggregate(String name, At at) {
         if (!NAME.matcher(name).matches()) {
@@ -258,9 +258,9 @@ final class AggregateReader extends YamlReader {
             unique = uniques(map.get("unique"), rootFields, bool(map, "timestamps") ? List.of("createdAt", "updatedAt")
                     : List.of());
             for (UniqueModel constraint : unique) {
-                if (constraint.softDelete() != UniqueModel.SoftDelete.KEEP) {
-                    throw fail(map.get("unique"), "'" + constraint.name() + "': an aggregate is not soft-deleted, so its "
-                            + "unique values declare no softDelete");
+                if (constraint.softDelete() != UniqueModel.SoftDelete.KEEP && !bool(map, "softDelete")) {
+                    throw fail(map.get("unique"), "'" + constraint.name() + "': this aggregate is not soft-deleted, so "
+                            + "its unique values declare no softDelete");
                 }
             }
         }
@@ -269,13 +269,25 @@ final class AggregateReader extends YamlReader {
             throw fail(map.get("history"), "an aggregate that expires (ttl) keeps no history: DynamoDB's TTL deletes its "
                     + "items without a write that could keep the last version");
         }
+        boolean softDelete = bool(map, "softDelete");
+        if (softDelete) {
+            if (!operations.containsKey(Op.DELETE)) {
+                throw fail(map.get("softDelete"), "soft delete changes what the delete does, and this aggregate serves no "
+                        + "delete");
+            }
+            if (ttl != null) {
+                throw fail(map.get("softDelete"), "an aggregate that expires cannot be soft-deleted: DynamoDB's TTL "
+                        + "removes its items without a transaction, and a restored aggregate past its expiry would be gone "
+                        + "at once");
+            }
+        }
         var model = new AggregateModel(name, partition, idField, path, optional(map, "description", null), root, context,
                 rules, input[0], input[1], operations, lists, summary, appearances, List.of(), access,
-                bool(map, "timestamps"), ttl, unique, history, at.line());
+                bool(map, "timestamps"), ttl, unique, history, softDelete, at.line());
         var demo = map.containsKey("demo") ? demo(map.get("demo"), model) : List.<DomainModel.DemoItem>of();
         return new AggregateModel(name, partition, idField, path, model.description(), root, context, rules, input[0],
                 input[1], operations, lists, summary, appearances, demo, access, model.timestamps(), ttl, unique, history,
-                at.line());
+                softDelete, at.line());
     }
 
     /** What an aggregate's expiry field means, in the contract. */
@@ -328,7 +340,16 @@ final class AggregateReader extends YamlReader {
                         + (at != null ? ", not '" + tenant + "'" : ": declare it among the aggregate's fields"));
             }
         }
-        return new EntityModel.Access(roles(map), tenant);
+        var keys = new java.util.HashSet<>(ROLE_KEYS);
+        keys.addAll(SOFT_DELETE_ROLE_KEYS);
+        var roles = roles(map, keys);
+        for (String word : SOFT_DELETE_ROLE_KEYS) {
+            if (roles.containsKey(word) && !bool(map, "softDelete")) {
+                throw fail(map.get("roles"), "'" + word + "' is a role of a soft-deleted aggregate's route: declare "
+                        + "'softDelete: true' first");
+            }
+        }
+        return new EntityModel.Access(roles, tenant);
     }
 
     private void checkLabel(At at, String label) {
@@ -887,6 +908,11 @@ final class AggregateReader extends YamlReader {
             a.operations().keySet().forEach(op -> routes.add(new String[]{method(op), a.routeOf(op), a.name()}));
             a.lists().forEach(l -> routes.add(new String[]{"GET", l.route().path(), a.name() + "." + l.name()}));
             a.appearances().forEach(l -> routes.add(new String[]{"GET", l.route().path(), a.name() + "." + l.name()}));
+            if (a.softDelete()) {
+                routes.add(new String[]{"GET", a.deletedPath(), a.name() + " deleted"});
+                routes.add(new String[]{"POST", a.restorePath(), a.name() + " restore"});
+                routes.add(new String[]{"DELETE", a.purgePath(), a.name() + " purge"});
+            }
             if (a.servesVersions()) {
                 routes.add(new String[]{"GET", a.versionsPath(), a.name() + " versions"});
                 routes.add(new String[]{"GET", a.versionsPath() + "/{version}", a.name() + " versions"});
