@@ -71,6 +71,9 @@ final class AggregatePatterns {
                 if (model.servesVersions()) {
                     versionPatterns(model, aggregate, id, table, out);
                 }
+                if (model.softDelete()) {
+                    softDeletePatterns(model, aggregate, id, table, out);
+                }
                 if (model.ttl() != null) {
                     // every item of an expiring aggregate carries its expiry: each of its reads leaves expired ones out
                     for (int i = first; i < out.size(); i++) {
@@ -119,6 +122,25 @@ final class AggregatePatterns {
         out.add(history.retain() != null ? listing.hidingExpired() : listing);
         out.add(AccessPattern.getItem("One retained version of a " + words + " (beside the " + words + "'s read)",
                 "GET " + model.versionsPath() + "/{version}", table, dev.cairn.core.aggregate.AggregateVersions.key(pk, 1)));
+    }
+
+    /** A soft-deleted aggregate: its deleted listing, and its tombstone (what each of its routes reads and writes). */
+    private static void softDeletePatterns(AggregateModel model, DeclaredAggregate aggregate, String id, String table,
+                                           List<AccessPattern> out) {
+        String words = ModelReader.words(model.name());
+        var tombstones = dev.cairn.core.entity.Tombstones.LISTING;
+        out.add(AccessPattern.query("The deleted " + words + "s, newest deleted first (1 Query of " + tombstones.indexName()
+                        + ")", "GET " + model.deletedPath(), table,
+                QuerySpec.on(tombstones, dev.cairn.core.entity.Tombstones.listing(model.name(), null)).descending()
+                        .limit(Http.DEFAULT_LIMIT).build()));
+        out.add(AccessPattern.getItem("A deleted " + words + "'s tombstone, the whole " + words + " in ONE item outside its "
+                        + "partition: a delete reads the " + words + " (1 Query) and, in its commit, deletes every item and "
+                        + "puts this (+1 Put, and +1 action per unique value); a restore reads it (1 GetItem), then as a "
+                        + "create (its refs' BatchGetItem and its partition's Query side by side) writes the " + words
+                        + " back and deletes this in one commit; a purge reads it and deletes it (1 DeleteItem, or 1 "
+                        + "TransactWriteItems with the unique values it kept)",
+                "DELETE " + model.path() + ", POST " + model.restorePath() + ", DELETE " + model.purgePath(), table,
+                dev.cairn.core.entity.Tombstones.keyOf(aggregate.aggregate().rootKey(id))));
     }
 
     /** The partitions the console opens by id: each aggregate's, by its name in lower case. */

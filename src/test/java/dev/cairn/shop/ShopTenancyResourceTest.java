@@ -219,4 +219,37 @@ class ShopTenancyResourceTest {
                 .isEqualTo(problem(as(foreign).get("/orders/{id}/versions", missing)));
         as(foreign).get("/orders/{id}/versions/2", order).then().statusCode(404);
     }
+
+    @Test
+    void anotherWorkspacesDeletedQuoteIsListedRestoredAndPurgedByNoOneOutsideIt() {
+        String product = product();
+        String writer = scoped("w-" + k, mine, "cairn-writer");
+        String quote = "tq-" + k;
+        as(writer).contentType(ContentType.JSON).body("{\"id\":\"" + quote + "\",\"workspaceId\":\"" + mine
+                + "\",\"customerId\":\"c1\",\"number\":\"TQ-" + k + "\",\"lines\":[{\"productId\":\"" + product
+                + "\",\"quantity\":1}]}").post("/quotes").then().statusCode(201);
+        as(writer).delete("/quotes/{id}", quote).then().statusCode(204);
+        // the deleted listing shows each caller its own workspaces' deleted quotes
+        String foreignWriter = scoped("w3-" + k, theirs, "cairn-writer");
+        List<String> theirView = as(scoped("r3-" + k, theirs, "cairn-reader")).queryParam("limit", 100)
+                .get("/quotes/deleted").then().statusCode(200).extract().path("items.item.id");
+        assertThat(theirView).doesNotContain(quote);
+        List<String> ourView = as(scoped("r-" + k, mine, "cairn-reader")).queryParam("limit", 100)
+                .get("/quotes/deleted").then().statusCode(200).extract().path("items.item.id");
+        assertThat(ourView).contains(quote);
+        // restore and purge from another workspace: exactly the answers for an id never deleted
+        String missing = "tq-missing-" + k;
+        Response restore = as(foreignWriter).post("/quotes/{id}/restore", quote);
+        Response restoreNothing = as(foreignWriter).post("/quotes/{id}/restore", missing);
+        assertThat(problem(restore)).isEqualTo(problem(restoreNothing)).startsWith(404, "NotFound");
+        assertThat(restore.<String>path("detail")).isEqualTo(restoreNothing.<String>path("detail").replace(missing, quote));
+        String foreignAdmin = scoped("a3-" + k, theirs, "cairn-admin");
+        Response purge = as(foreignAdmin).delete("/quotes/deleted/{id}", quote);
+        Response purgeNothing = as(foreignAdmin).delete("/quotes/deleted/{id}", missing);
+        assertThat(problem(purge)).isEqualTo(problem(purgeNothing)).startsWith(404, "NotFound");
+        // a purge is an admin's; a restore a writer's of the quote's workspace
+        as(writer).delete("/quotes/deleted/{id}", quote).then().statusCode(403).body("requiredRole", equalTo("cairn-admin"));
+        as(writer).post("/quotes/{id}/restore", quote).then().statusCode(200).header("ETag", "\"2\"")
+                .body("workspaceId", equalTo(mine));
+    }
 }
