@@ -68,7 +68,8 @@ final class FeatureWrites {
             new Entity("FeatAggPlain", "aggregate, none", "agg-plain"),
             new Entity("FeatAggUnique", "aggregate, `unique` (one value, on the root)", "agg-unique"),
             new Entity("FeatAggExpiring", "aggregate, `ttl`", "agg-expiring"),
-            new Entity("FeatAggHistory", "aggregate, `history: { keep: 5 }`", "agg-history"));
+            new Entity("FeatAggHistory", "aggregate, `history: { keep: 5 }`", "agg-history"),
+            new Entity("FeatAggSoft", "aggregate, `softDelete: true`", "agg-soft"));
 
     /** The writes a feature changes. */
     enum Write {

@@ -44,6 +44,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -134,14 +135,19 @@ public class DeclaredAggregates {
      */
     public Uni<Versioned> version(DeclaredAggregate aggregate, String id, long number) {
         String what = aggregate.describe(id);
-        PrimaryKey key = AggregateVersions.key(aggregate.aggregate().partitionOf(id), number);
-        return Uni.combine().all().unis(live(aggregate, id), store.getItem(key, true)).asTuple().map(both -> {
-            Snapshot live = both.getItem1();
-            Map<String, AttributeValue> snapshot = both.getItem2();
-            // an aggregate the caller may not see answers exactly as a missing one: its version "not retained"
+        String pk = aggregate.aggregate().partitionOf(id);
+        return Uni.combine().all().unis(live(aggregate, id), store.getItem(AggregateVersions.key(pk, number), true),
+                store.getItem(AggregateVersions.tailKey(pk), true)).asTuple().map(all -> {
+            Snapshot live = all.getItem1();
+            Map<String, AttributeValue> snapshot = all.getItem2();
+            Map<String, AttributeValue> tail = all.getItem3();
+            // an aggregate the caller may not see answers exactly as a missing one: its version "not retained"; once
+            // deleted, it is the workspace it was deleted in that sees its versions (an older one of another
+            // workspace, moved meanwhile, included)
             var notRetained = new CairnException(new CairnError.NotFound("version " + number + " of " + what
                     + " is not retained"));
             if (live != null && !visible(aggregate, live.assembled().view())
+                    || live == null && tail != null && !visibleTenant(aggregate, tail.get(Tombstones.TENANT))
                     || live == null && snapshot != null && !visible(aggregate, AggregateVersions.shownOf(snapshot))) {
                 throw notRetained;
             }
@@ -208,6 +214,15 @@ public class DeclaredAggregates {
         if (!visible(aggregate, view)) {
             throw EntityService.notFound(aggregate.describe(id));
         }
+    }
+
+    /** Whether the caller sees a tenant as stored (null: a caller of every workspace only, as for a root without one). */
+    private static boolean visibleTenant(DeclaredAggregate aggregate, AttributeValue tenant) {
+        if (aggregate.model().access().tenant() == null) {
+            return true;
+        }
+        Caller caller = Caller.current();
+        return tenant != null && tenant.s() != null ? caller.canSee(tenant.s()) : caller.allWorkspaces();
     }
 
     private static boolean visible(DeclaredAggregate aggregate, Map<String, Object> view) {
@@ -349,7 +364,7 @@ public class DeclaredAggregates {
                     + aggregate.model().deletedPath() + " lists the deleted ones");
         }
         requireWritable(aggregate, in);
-        return createValid(aggregate, in, null);
+        return createValid(aggregate, in, null, 1);
     }
 
     /** A create from an input's plain values (a demo input's). */
@@ -368,18 +383,31 @@ public class DeclaredAggregates {
      * commit.
      */
     private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> in, Restoring restoring) {
+        return createValid(aggregate, in, restoring, 1);
+    }
+
+    private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> in, Restoring restoring,
+                                       int attempt) {
         DeclaredService.requireLiving(aggregate.model().ttl(), in, store.now());
         Aggregate engine = aggregate.aggregate();
         String id = (String) in.get(engine.idField());
         List<RefUse> refs = checked(engine, in);
         String writer = DeclaredService.writer();
-        Uni<Long> firstVersion = restoring == null ? firstVersion(aggregate, id)
-                : Uni.createFrom().item(restoring.version() + 1);
+        Uni<Optional<AggregateVersions.Newest>> newest = restoring == null ? newest(aggregate, id)
+                : Uni.createFrom().item(Optional.empty());
         Uni<Versioned> created = entities.againOnCollision(Uni.combine().all()
-                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id), firstVersion)
+                .unis(aggregates.resolve(refs, Map.of()), aggregates.requireEmpty(engine, id), newest)
                 .asTuple().chain(all -> {
                     var resolved = all.getItem1();
-                    long first = all.getItem3();
+                    var retained = all.getItem3().orElse(null);
+                    long first = restoring != null ? restoring.version() + 1 : retained == null ? 1 : retained.last() + 1;
+                    String tenantField = aggregate.model().access().tenant();
+                    if (retained != null && retained.tenant() != null && tenantField != null
+                            && !retained.tenant().equals(in.get(tenantField))) {
+                        // the id's retained versions are another workspace's: the id stays theirs while they are kept
+                        // (answered as an id taken by a live aggregate is, naming nothing of them)
+                        throw new CairnException(new CairnError.Conflict(aggregate.name() + " " + id + " already exists"));
+                    }
                     Instant now = store.now();
                     Instant createdAt = restoring == null ? now : restoring.createdAt();
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
@@ -389,6 +417,10 @@ public class DeclaredAggregates {
                     var more = new java.util.ArrayList<WriteAction>();
                     if (restoring == null) {
                         more.addAll(sentinels(aggregate, plan, null, in, now));
+                        if (retained != null) {
+                            // a delete committed after that read would have moved the tail: read again
+                            more.add(retained.unchanged(plan.rootKey().pk(), aggregate.describe(id)));
+                        }
                     } else {
                         more.add(WriteAction.delete("deleted " + restoring.what(), restoring.tombstone(),
                                 WriteAction.Expectation.present(restoring.version())));
@@ -398,6 +430,9 @@ public class DeclaredAggregates {
                     return aggregates.write(engine, plan.alongside(alongside(more, plan.alongside())), Map.of())
                             .map(done -> shown(aggregate, view, first, createdAt, now));
                 }));
+        created = created.onFailure(e -> attempt < 3 && e instanceof CairnException ce
+                        && ce.error().detail() != null && ce.error().detail().startsWith("the retained versions of "))
+                .recoverWithUni(() -> createValid(aggregate, in, restoring, attempt + 1));
         return restoring != null ? created : created.onFailure(e -> CairnException.is(e, CairnError.Conflict.class))
                 .recoverWithUni(e -> shownConflict(aggregate, id, (CairnException) e));
     }
@@ -507,6 +542,13 @@ public class DeclaredAggregates {
         Plan plan = AggregateWrites.delete(engine, items, current.version(), now);
         String by = DeclaredService.writer();
         plan = withHistory(aggregate, plan, current, null, 0, null, now, null, by);
+        if (aggregate.model().history() != null) {
+            // the tail: a new aggregate of the id numbers after this version, in this workspace only
+            String tenantField = aggregate.model().access().tenant();
+            plan = plan.alongside(alongside(List.of(AggregateVersions.tail(aggregate.model().history(), aggregate.name(),
+                    plan.rootKey().pk(), current.version(), tenantField == null ? null
+                            : (String) current.view().get(tenantField), now)), plan.alongside()));
+        }
         if (!aggregate.model().softDelete()) {
             return aggregates.write(engine, plan.alongside(alongside(sentinels(aggregate, plan, current.view(), null, now),
                     plan.alongside())), snapshot.bySk());
@@ -669,16 +711,17 @@ public class DeclaredAggregates {
     }
 
     /**
-     * The version a new aggregate starts at: 1, or — where it keeps history and an earlier aggregate of its id left
-     * versions retained — the one after the newest of them (1 Query of at most one snapshot), so it never overwrites
-     * them.
+     * Where it keeps history: the newest items of its id's versions (1 Query of at most two: the tail a delete left
+     * and the newest snapshot). A new aggregate numbers its versions after them, so it never overwrites one, and
+     * takes the id only in the workspace they belong to.
      */
-    private Uni<Long> firstVersion(DeclaredAggregate aggregate, String id) {
+    private Uni<Optional<AggregateVersions.Newest>> newest(DeclaredAggregate aggregate, String id) {
         if (aggregate.model().history() == null) {
-            return Uni.createFrom().item(1L);
+            return Uni.createFrom().item(Optional.empty());
         }
-        return store.page(AggregateVersions.listing(aggregate.aggregate().partitionOf(id), 1), null)
-                .map(page -> page.items().isEmpty() ? 1L : AggregateVersions.versionOf(page.items().get(0)) + 1);
+        return store.page(AggregateVersions.newest(aggregate.aggregate().partitionOf(id)), null)
+                .map(page -> page.items().isEmpty() ? Optional.empty()
+                        : Optional.of(AggregateVersions.Newest.of(page.items(), aggregate.model().access().tenant())));
     }
 
     /**

@@ -266,8 +266,10 @@ public class CascadeStore {
                     // A multi-transaction write is in flight (or left behind, soon undone): wait for it.
                     busy = old.containsKey(AggregateTxn.TXN);
                     if (!busy && keptAt && System.nanoTime() < deadline) {
-                        // written since it was read (its snapshot would be of the wrong version): read it again
-                        return run(unit, attempt + 1, deadline, planner, source);
+                        // written since it was read (its snapshot would be of the wrong version): read it again, after
+                        // the pause every other retry takes
+                        return gateway.pause(store.settings().retries().pauseAfter(attempt))
+                                .chain(() -> run(unit, attempt + 1, deadline, planner, source));
                     }
                     if (!busy) {
                         return Uni.createFrom().item(new Outcome(0, unit.copies(), List.of()));

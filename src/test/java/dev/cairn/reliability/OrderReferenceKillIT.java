@@ -332,7 +332,7 @@ class OrderReferenceKillIT {
         var parts = new HashMap<String, List<Map<String, AttributeValue>>>();
         for (var item : scan()) {
             String pk = item.get("pk").s();
-            if (pk.startsWith("~VERSION#ORDER#") && pk.endsWith("-" + k)) {
+            if (pk.startsWith("~VERSION#ORDER#") && pk.endsWith("-" + k) && !item.get("sk").s().equals("~TAIL")) {
                 versions.computeIfAbsent(pk.substring("~VERSION#".length()), p -> new java.util.TreeMap<>())
                         .put(Long.parseLong(item.get("sk").s()), item);
             } else if (pk.startsWith("ORDER#") && pk.endsWith("-" + k)) {

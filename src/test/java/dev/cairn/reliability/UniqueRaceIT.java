@@ -122,6 +122,29 @@ class UniqueRaceIT {
     }
 
     @Test
+    void thirtyTwoProductsPutIntoOneSlotOfACategoryAtOnceAcrossTwoProcessesTakeItExactlyOnce() throws Exception {
+        String category = "rc-" + k;
+        assertThat(send("POST", one.base() + "/categories", "{\"id\":\"" + category + "\",\"name\":\"Kitchen\"}").status())
+                .isEqualTo(201);
+        var requests = new ArrayList<Request>();
+        for (int i = 0; i < CREATES; i++) {
+            String product = "rp" + i + "-" + k;
+            assertThat(send("POST", one.base() + "/products", "{\"id\":\"" + product
+                    + "\",\"name\":\"Kettle\",\"brand\":\"steamco\",\"price\":25}").status()).isEqualTo(201);
+            // an edge's unique value (one product per featured slot of a category), put by either process
+            requests.add(new Request(product, "PUT", (i % 2 == 0 ? one : two).base() + "/products/" + product
+                    + "/categories/" + category, "{\"slot\":7}"));
+        }
+        List<Answer> done = race(requests);
+        String winner = oneWinner(done, java.util.Set.of(201), "slot");
+        for (Answer a : done) {
+            int status = send("GET", two.base() + "/products/" + a.member() + "/categories/" + category, null).status();
+            assertThat(status).as(a.member()).isEqualTo(a.member().equals(winner) ? 200 : 404);
+        }
+        assertThat(owner("UNIQUE#ProductCategory#slot#" + category + "#7")).isEqualTo("PROD#" + winner);
+    }
+
+    @Test
     void sixteenBooksRenamedToOneIsbnAtOnceAcrossTwoProcessesMoveItExactlyOnce() throws Exception {
         int books = 16;
         String target = isbn(99);

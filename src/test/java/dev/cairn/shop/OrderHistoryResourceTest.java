@@ -235,4 +235,51 @@ class OrderHistoryResourceTest {
         given().get("/orders/{id}/versions", id).then().body("items[0].writtenBy", equalTo("anonymous"))
                 .body("items[1].deletedBy", nullValue());
     }
+
+    @Test
+    void aCreateRacingADeleteNeverReusesTheDeletedOrdersVersionsNorOverwritesThem() throws Exception {
+        String p = product("Kettle");
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(5);
+        try {
+            for (int round = 0; round < 12; round++) {
+                String id = "hx" + round + "-" + k;
+                given().contentType(ContentType.JSON).body(order(id, List.of(p))).post("/orders").then().statusCode(201);
+                given().contentType(MERGE).body("{\"status\":\"paid\"}").patch("/orders/{id}", id).then().statusCode(200);
+                var go = new java.util.concurrent.CountDownLatch(1);
+                var answers = new ArrayList<java.util.concurrent.Future<io.restassured.response.Response>>();
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return given().delete("/orders/{id}", id);
+                }));
+                for (int i = 0; i < 4; i++) {
+                    answers.add(pool.submit(() -> {
+                        go.await();
+                        return given().contentType(ContentType.JSON).body(order(id, List.of(p))
+                                .replace("\"placed\"", "\"delivered\"")).post("/orders");
+                    }));
+                }
+                go.countDown();
+                var created = new ArrayList<String>();
+                for (var answer : answers) {
+                    var response = answer.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    if (response.statusCode() == 201) {
+                        created.add(response.header("ETag"));
+                    }
+                }
+                assertThat(answers.get(0).get().statusCode()).as("round %d: the delete", round).isEqualTo(204);
+                // the deleted order's last version stays as its delete kept it; a new order numbers after it
+                given().get("/orders/{id}/versions/{n}", id, 2).then().statusCode(200)
+                        .body("deletedBy", equalTo("anonymous")).body("item.status", equalTo("paid"));
+                assertThat(created).as("round %d: the creates that won", round).hasSizeLessThanOrEqualTo(1)
+                        .allMatch("\"3\""::equals);
+                if (!created.isEmpty()) {
+                    given().contentType(MERGE).body("{\"status\":\"cancelled\"}").patch("/orders/{id}", id).then()
+                            .statusCode(200).header("ETag", "\"4\"");
+                    given().get("/orders/{id}/versions/{n}", id, 2).then().statusCode(200).body("deletedBy", equalTo("anonymous"));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

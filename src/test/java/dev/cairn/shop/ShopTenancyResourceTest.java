@@ -252,4 +252,43 @@ class ShopTenancyResourceTest {
         as(writer).post("/quotes/{id}/restore", quote).then().statusCode(200).header("ETag", "\"2\"")
                 .body("workspaceId", equalTo(mine));
     }
+
+    @Test
+    void aDeletedOrdersIdStaysItsWorkspacesWhileItsVersionsAreKeptAndTheyAreReadOnlyThere() {
+        String product = product();
+        String writer = scoped("w-" + k, mine, "cairn-writer");
+        String order = "tk-" + k;
+        as(writer).contentType(ContentType.JSON).body(order(order, mine, "placed", product)).post("/orders").then()
+                .statusCode(201);
+        as(writer).contentType("application/merge-patch+json").body("{\"status\":\"paid\"}").patch("/orders/{id}", order)
+                .then().statusCode(200);
+        as(scoped("a-" + k, mine, "cairn-admin")).delete("/orders/{id}", order).then().statusCode(204);
+        // another workspace cannot take the id over (it would hide and trim this one's audit trail): refused as an id
+        // taken is, without a version or anything of the order
+        Response taken = as(scoped("w3-" + k, theirs, "cairn-writer")).contentType(ContentType.JSON)
+                .body(order(order, theirs, "placed", product)).post("/orders");
+        assertThat(taken.statusCode()).isEqualTo(409);
+        assertThat(taken.<String>path("code")).isEqualTo("Conflict");
+        assertThat(taken.header("ETag")).isNull();
+        assertThat(taken.asString()).doesNotContain("paid").doesNotContain("current");
+        String reader = scoped("r-" + k, mine, "cairn-reader");
+        as(reader).get("/orders/{id}/versions", order).then().statusCode(200).body("items.version", equalTo(List.of(2, 1)));
+        // its own workspace may create it again, numbering after the kept versions
+        as(writer).contentType(ContentType.JSON).body(order(order, mine, "placed", product)).post("/orders").then()
+                .statusCode(201).header("ETag", "\"3\"");
+
+        // moved to another workspace by an admin of every workspace, then deleted there: the first workspace's reader
+        // still meets its old versions as missing, as it did while the order lived elsewhere
+        String moved = "tm-" + k;
+        as(writer).contentType(ContentType.JSON).body(order(moved, mine, "placed", product)).post("/orders").then()
+                .statusCode(201);
+        as(TestTokens.admin()).contentType("application/merge-patch+json").body("{\"workspaceId\":\"" + theirs + "\"}")
+                .patch("/orders/{id}", moved).then().statusCode(200);
+        as(reader).get("/orders/{id}/versions/1", moved).then().statusCode(404);
+        as(TestTokens.admin()).delete("/orders/{id}", moved).then().statusCode(204);
+        as(reader).get("/orders/{id}/versions/1", moved).then().statusCode(404);
+        as(reader).get("/orders/{id}/versions/2", moved).then().statusCode(404);
+        as(scoped("r3-" + k, theirs, "cairn-reader")).get("/orders/{id}/versions/2", moved).then().statusCode(200)
+                .body("deletedBy", org.hamcrest.Matchers.notNullValue());
+    }
 }

@@ -66,9 +66,84 @@ public final class AggregateVersions {
         return PrimaryKey.of(partition(aggregatePk), String.format("%019d", version));
     }
 
-    /** The snapshots, newest first: 1 strongly consistent Query of their partition. */
+    /** The snapshots, newest first: 1 strongly consistent Query of their sort keys (the 19-digit versions). */
     public static QuerySpec listing(String aggregatePk, Integer limit) {
-        return QuerySpec.table(partition(aggregatePk)).descending().limit(limit).consistent().build();
+        return QuerySpec.table(partition(aggregatePk))
+                .sort(dev.cairn.core.expr.SortCondition.between(String.format("%019d", 0), String.format("%019d", Long.MAX_VALUE)))
+                .descending().limit(limit).consistent().build();
+    }
+
+    /**
+     * The sort key of the tail: the item a delete leaves in the snapshots' partition, naming the version deleted and the
+     * tenant it was deleted in. It sorts after every version, so the newest two items of the partition (1 Query,
+     * descending, limit 2) are the tail and the newest snapshot.
+     */
+    public static final String TAIL = "~TAIL";
+
+    /** Where the tail of an aggregate's versions is. */
+    public static PrimaryKey tailKey(String aggregatePk) {
+        return PrimaryKey.of(partition(aggregatePk), TAIL);
+    }
+
+    /** What a create reads before it numbers its first version: the tail and the newest snapshot (1 Query). */
+    public static QuerySpec newest(String aggregatePk) {
+        return QuerySpec.table(partition(aggregatePk)).descending().limit(2).consistent().build();
+    }
+
+    /**
+     * What the newest items of an aggregate's versions' partition say: the version a new aggregate of the id starts
+     * after, the tail as read (null: none), and the tenant of the newest retained version (null: none, or no tenant).
+     */
+    public record Newest(long last, Map<String, AttributeValue> tail, String tenant) {
+
+        public static Newest of(List<Map<String, AttributeValue>> items, String tenantField) {
+            Map<String, AttributeValue> tail = null;
+            Map<String, AttributeValue> snapshot = null;
+            for (var item : items) {
+                if (TAIL.equals(item.get(TableSpec.SK).s())) {
+                    tail = item;
+                } else if (snapshot == null) {
+                    snapshot = item;
+                }
+            }
+            long last = Math.max(tail == null ? 0 : versionOf(tail), snapshot == null ? 0 : versionOf(snapshot));
+            String tenant = null;
+            if (tenantField != null) {
+                if (tail != null && tail.get(dev.cairn.core.entity.Tombstones.TENANT) != null) {
+                    tenant = tail.get(dev.cairn.core.entity.Tombstones.TENANT).s();
+                } else if (snapshot != null && shownOf(snapshot).get(tenantField) instanceof String t) {
+                    tenant = t;
+                }
+            }
+            return new Newest(last, tail, tenant);
+        }
+
+        /**
+         * The check a create commits with: the tail still as read (absent, or at its version), so a delete that
+         * committed after the read makes the create read again and number after it.
+         */
+        public WriteAction unchanged(String aggregatePk, String what) {
+            return WriteAction.checkItem(tailKey(aggregatePk), tail == null ? Expectation.ABSENT
+                    : Expectation.present(versionOf(tail)), null, "the retained versions of " + what);
+        }
+    }
+
+    /**
+     * The tail a delete leaves (in its commit): the version deleted and the tenant it was deleted in; with a
+     * {@code for} history it expires with that version's snapshot.
+     */
+    public static WriteAction tail(HistoryModel history, String aggregate, String aggregatePk, long version, String tenant,
+                                   Instant now) {
+        var item = new HashMap<String, AttributeValue>(tailKey(aggregatePk).toAttributes());
+        item.put(TableSpec.TYPE, AttributeValue.fromS(aggregate + VersionSnapshots.TYPE_SUFFIX + "s"));
+        item.put(TableSpec.VERSION, AttributeValue.fromN(Long.toString(version)));
+        if (tenant != null) {
+            item.put(dev.cairn.core.entity.Tombstones.TENANT, AttributeValue.fromS(tenant));
+        }
+        if (history.retain() != null) {
+            item.put(TableSpec.EXPIRES_AT, AttributeValue.fromN(Long.toString(now.plus(history.retain()).getEpochSecond())));
+        }
+        return WriteAction.putItem(tailKey(aggregatePk), item, Expectation.NONE, aggregate + " versions");
     }
 
     /** The version a snapshot holds. */

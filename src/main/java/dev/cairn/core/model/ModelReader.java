@@ -484,7 +484,7 @@ public final class ModelReader extends YamlReader {
 
     private EntityModel edge(String name, At at, Map<String, List<FieldModel>> declaredFields) {
         var map = map(at, Set.of("from", "to", "key", "inverse", "indexes", "path", "fields", "describe", "input", "operations",
-                "lists", "roles", "tenant"));
+                "lists", "roles", "tenant", "unique"));
         var fields = new ArrayList<FieldModel>();
         var refs = new ArrayList<RefModel>();
         var identity = new ArrayList<String>();
@@ -554,9 +554,17 @@ public final class ModelReader extends YamlReader {
             keyed.add(index);
         }
         var indexes = naturalIndexes(map.get("indexes"), fields, List.of(), name, keyed);
+        // unique values of an edge (one product per slot of a category): taken by its create, given up by its delete
+        List<UniqueModel> unique = uniques(map.get("unique"), fields, List.of());
+        for (UniqueModel constraint : unique) {
+            if (constraint.softDelete() != UniqueModel.SoftDelete.KEEP) {
+                throw fail(map.get("unique"), "'" + constraint.name() + "': an edge is not soft-deleted, so its unique "
+                        + "values declare no softDelete");
+            }
+        }
         return new EntityModel(name, pk, sk, path, fields, identity, false, null, refs, true, keyed, operations,
                 fromList, describe, input[0], input[1], false, null, List.of(), indexes, access(at, map, identity), null,
-                at.line());
+                at.line(), null, unique, null);
     }
 
 

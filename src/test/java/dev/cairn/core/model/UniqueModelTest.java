@@ -130,7 +130,7 @@ class UniqueModelTest {
                 .contains("no field 'colours'");
         assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
                 .replace("    label: HEAD\n", "    label: HEAD\n    unique: { title: { fields: [title], softDelete: release } }\n"))
-                .contains("an aggregate is not soft-deleted");
+                .contains("this aggregate is not soft-deleted");
         // on a member the key is unknown (a member's values are its aggregate's, kept by the root)
         String member = AggregateDeclarationTest.league("{ index: gsi1 }")
                 .replace("        label: SIDE\n", "        label: SIDE\n        unique: { colours: { fields: [colours] } }\n");
