@@ -285,13 +285,14 @@ class OrderReferenceKillIT {
      */
     void assertOneToOne(String when, int leastUnfinished) {
         var partitions = new HashMap<String, List<Map<String, AttributeValue>>>();
-        for (var item : scan()) {
+        List<Map<String, AttributeValue>> table = settled();
+        for (var item : table) {
             String pk = item.get("pk").s();
             if (pk.startsWith("ORDER#") && pk.endsWith("-" + k)) {
                 partitions.computeIfAbsent(pk, p -> new ArrayList<>()).add(item);
             }
         }
-        Map<String, String> holders = sentinels();                // workspace#folded -> holder's pk
+        Map<String, String> holders = sentinels(table);           // workspace#folded -> holder's pk
         var references = new HashMap<String, String>();           // order pk -> workspace#folded
         var roots = new HashMap<String, Map<String, AttributeValue>>();
         int unfinished = 0;
@@ -330,7 +331,7 @@ class OrderReferenceKillIT {
     void assertVersionsKept(String when, boolean someChanged) {
         var versions = new HashMap<String, java.util.TreeMap<Long, Map<String, AttributeValue>>>();
         var parts = new HashMap<String, List<Map<String, AttributeValue>>>();
-        for (var item : scan()) {
+        for (var item : settled()) {
             String pk = item.get("pk").s();
             if (pk.startsWith("~VERSION#ORDER#") && pk.endsWith("-" + k) && !item.get("sk").s().equals("~TAIL")) {
                 versions.computeIfAbsent(pk.substring("~VERSION#".length()), p -> new java.util.TreeMap<>())
@@ -371,14 +372,41 @@ class OrderReferenceKillIT {
 
     /** The reference sentinels of this test's workspaces: {@code workspace#folded value} -> holder's pk. */
     Map<String, String> sentinels() {
+        return sentinels(settled());
+    }
+
+    Map<String, String> sentinels(List<Map<String, AttributeValue>> table) {
         var holders = new HashMap<String, String>();
-        for (var item : scan()) {
+        for (var item : table) {
             String pk = item.get("pk").s();
             if (pk.startsWith(SENTINEL + wsA + "#") || pk.startsWith(SENTINEL + wsB + "#")) {
                 holders.put(pk.substring(SENTINEL.length()), item.get("_ownerPk").s());
             }
         }
         return holders;
+    }
+
+    /**
+     * The table once it has settled: a Scan is no snapshot, and a write the killed process sent just before its end
+     * may still reach DynamoDB Local through the late proxy, between two pages — two Scans half a second apart that
+     * read the same are taken as the table (at most 10 s).
+     */
+    List<Map<String, AttributeValue>> settled() {
+        var before = scan();
+        for (int i = 0; i < 20; i++) {
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            var now = scan();
+            if (new java.util.HashSet<>(now).equals(new java.util.HashSet<>(before))) {
+                return now;
+            }
+            before = now;
+        }
+        throw new AssertionError("the table did not settle within 10 s");
     }
 
     List<Map<String, AttributeValue>> scan() {
