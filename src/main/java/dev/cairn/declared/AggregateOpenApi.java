@@ -321,14 +321,20 @@ final class AggregateOpenApi {
         // If-Match names the version deleted (its last ETag): a restore of exactly what the caller saw
         restore.addParameter(DeclaredOpenApi.ifMatch());
         restore.addExtension(OpenApiDocs.ACTION, Boolean.TRUE);
+        // an id live again (a twin's restore, or a new aggregate of it) shows it as it is now to a caller who may read it
+        restore.addExtension(OpenApiDocs.SHOWS_CURRENT, "409");
         restore.responses(OASFactory.createAPIResponses()
                 .addAPIResponse("200", ok("The " + what + ", restored", aggregate.root().schema()))
                 .addAPIResponse("404", OASFactory.createAPIResponse().description("No deleted " + what + " of this id "
                         + "(or not the caller's to see)"))
-                .addAPIResponse("409", OASFactory.createAPIResponse().description("Conflict: the id was taken meanwhile "
-                        + "by a new " + what + (aggregate.unique().isEmpty() ? "" : "; or a unique value it held was "
-                        + "taken meanwhile (code UniqueViolation: `constraint` and `fields` name it, never the " + what
-                        + " that holds it)")))
+                .addAPIResponse("409", OASFactory.createAPIResponse().description("Conflict: the id is live again — "
+                        + "restored by a twin request or taken by a new " + what + " (`current` shows it as it is now and "
+                        + "`ETag` names its version, to a caller who may read it)" + (aggregate.unique().isEmpty() ? ""
+                        : "; or a unique value it held was taken meanwhile (code UniqueViolation: `constraint` and "
+                        + "`fields` name it, never the " + what + " that holds it)"))
+                        .addHeader("ETag", OASFactory.createHeader().description("The version of the " + what
+                                + " `current` shows; absent when `current` is absent").required(false)
+                                .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING))))
                 .addAPIResponse("422", OASFactory.createAPIResponse().description("A reference it holds names nothing "
                         + "now (code RefNotFound, naming the field)")));
         DeclaredOpenApi.sortParameters(restore);

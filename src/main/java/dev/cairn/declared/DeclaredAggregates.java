@@ -142,8 +142,7 @@ public class DeclaredAggregates {
             Map<String, AttributeValue> snapshot = all.getItem2();
             Map<String, AttributeValue> tail = all.getItem3();
             // an aggregate the caller may not see answers exactly as a missing one: its version "not retained"; once
-            // deleted, it is the workspace it was deleted in that sees its versions (an older one of another
-            // workspace, moved meanwhile, included)
+            // deleted, only the workspace it was deleted in sees its versions, each version of that workspace
             var notRetained = new CairnException(new CairnError.NotFound("version " + number + " of " + what
                     + " is not retained"));
             if (live != null && !visible(aggregate, live.assembled().view())
@@ -566,6 +565,11 @@ public class DeclaredAggregates {
         more.addAll(UniqueSentinels.softDeleted(aggregate.name(), aggregate.model().unique(), plan.rootKey(), tombstone,
                 current.view(), now));
         return aggregates.write(engine, plan.alongside(alongside(more, plan.alongside())), snapshot.bySk())
+                // a twin delete that won took the aggregate away: this one answers as a delete of a missing one
+                .onFailure(CairnException.class).recoverWithUni(e -> aggregates.read(engine, id)
+                        .onFailure().recoverWithNull()
+                        .chain(left -> Uni.createFrom().failure(left == null || left.assembled() == null
+                                ? EntityService.notFound(what) : e)))
                 .onFailure(e -> e instanceof CairnException ce && ce.error() instanceof CairnError.Conflict c
                         && c.detail().startsWith("a deleted ")).transform(e -> new CairnException(new CairnError.Conflict(
                         "a deleted " + what + " is waiting to be restored or purged: purge it before deleting this one")));
@@ -592,7 +596,15 @@ public class DeclaredAggregates {
                     engine.toInput(AggregateTombstones.viewOf(tombstone)), false);
             requireWritable(aggregate, in);
             return createValid(aggregate, in, new Restoring(PrimaryKey.from(tombstone), version,
-                    AggregateTombstones.createdAt(tombstone), what));
+                    AggregateTombstones.createdAt(tombstone), what))
+                    // refused because the id is live (restored by a twin, or a new aggregate took it): a 409 Conflict
+                    // showing it as it is now to a caller who may read it, as a create of a taken id does
+                    .onFailure(e -> e instanceof CairnException ce && (ce.error() instanceof CairnError.Conflict
+                            || ce.error() instanceof CairnError.TransactionCanceled))
+                    .recoverWithUni(e -> aggregates.read(engine, id).onFailure().recoverWithNull().chain(live ->
+                            live == null || live.assembled() == null ? Uni.createFrom().failure(e)
+                                    : shownConflict(aggregate, id, new CairnException(new CairnError.Conflict(what
+                                    + " exists (restored or created meanwhile): delete it first to restore the deleted one")))));
         });
     }
 

@@ -90,6 +90,11 @@ public class DeclaredResource {
                                              @Context HttpHeaders headers, @RestHeader("If-Match") String ifMatch,
                                              String body) {
         Match match = match("POST", uri, context);
+        if ((match.route().action() == Action.AGGREGATE_RESTORE || match.route().action() == Action.RESTORE)
+                && body != null && !body.isBlank()) {
+            // a restore brings back what was deleted, nothing else: a body would be silently ignored
+            throw Http.invalid("body", "a restore takes no body");
+        }
         if (match.route().action() == Action.AGGREGATE_RESTORE) {
             return aggregates.restore(match, ifMatch);
         }

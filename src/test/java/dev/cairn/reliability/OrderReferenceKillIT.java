@@ -40,7 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * table afterwards, as readers see it (a partition whose stepped write is unfinished shows its committed state), every
  * order holding a reference has its sentinel and every sentinel is held by an order with that reference — no orphan
  * that would lock a reference out for ever, no order whose reference another could take. A fresh process then
- * creates an order with every reference used: exactly the free ones are taken.
+ * creates an order with every reference used: exactly the free ones are taken. Beside them, the shop's quotes are
+ * soft-deleted, restored and their released numbers taken at once: each quote stays whole, live or a tombstone, its
+ * number's sentinel held exactly while it is live, its deleted version kept.
  */
 class OrderReferenceKillIT {
 
@@ -126,6 +128,14 @@ class OrderReferenceKillIT {
     }
 
     /** The references here are ASCII: the model's fold (NFKC, case folded) is lower-casing for them. */
+    /** A quote (the shop's soft-deleted aggregate, its number unique per workspace, released by a delete). */
+    static String quote(String id, String workspace, String number, String product) {
+        return "{\"id\":\"" + id + "\",\"workspaceId\":\"" + workspace + "\",\"customerId\":\"c1\",\"number\":\""
+                + number + "\",\"lines\":[{\"productId\":\"" + product + "\",\"quantity\":1}]}";
+    }
+
+    static final int QUOTES = 8;
+
     static String fold(String reference) {
         return reference.toLowerCase(Locale.ROOT);
     }
@@ -176,8 +186,17 @@ class OrderReferenceKillIT {
         assertThat(send(first, "POST", "/orders", "application/json", order("big0-" + k, wsA, ref("BIG", 0), products)))
                 .isEqualTo(201);
         used.add(new Use(wsA, ref("BIG", 0)));
+        // quotes: soft deletes and restores amid the orders' writes; the later half deleted already, to be restored
+        for (int j = 0; j < QUOTES; j++) {
+            assertThat(send(first, "POST", "/quotes", "application/json", quote("q" + j + "-" + k, wsA, ref("Q", j),
+                    one.get(0)))).isEqualTo(201);
+            if (j >= QUOTES / 2) {
+                assertThat(send(first, "DELETE", "/quotes/q" + j + "-" + k, null, null)).isEqualTo(204);
+            }
+        }
         assertOneToOne("before the faults", 0);
         assertVersionsKept("before the faults", false);
+        assertQuotesWhole("before the faults");
 
         // Every DynamoDB answer late, so each write's steps are far apart in time.
         proxy.inject(FaultProxy.Fault.DELAY, 300);
@@ -227,6 +246,17 @@ class OrderReferenceKillIT {
                 small.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
                         order("x" + n + "-" + k, ws, colliding.reference(), one)), pool));
             }
+            if (i < QUOTES) {
+                // a live quote soft-deleted, a deleted one restored, and a new quote taking the number a delete releases
+                String quote = "q" + i + "-" + k;
+                small.add(CompletableFuture.supplyAsync(() -> n < QUOTES / 2
+                        ? send(first, "DELETE", "/quotes/" + quote, null, null)
+                        : send(first, "POST", "/quotes/" + quote + "/restore", null, null), pool));
+                if (n < QUOTES / 2) {
+                    small.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/quotes", "application/json",
+                            quote("qn" + n + "-" + k, wsA, ref("Q", n), one.get(0))), pool));
+                }
+            }
             // a create with a fresh reference
             var fresh = new Use(ws, ref("F", i));
             used.add(fresh);
@@ -249,6 +279,7 @@ class OrderReferenceKillIT {
 
         assertOneToOne("after the SIGKILL", 1);
         assertVersionsKept("after the SIGKILL", true);
+        assertQuotesWhole("after the SIGKILL");
 
         // A fresh process: every reference with no sentinel can be taken, every one with a sentinel cannot.
         PackagedApp second = startApp();
@@ -267,6 +298,12 @@ class OrderReferenceKillIT {
         assertThat(answers.values()).as("the fresh process's creates").contains(201, 409);
         assertOneToOne("after the fresh process took the free references", 0);
         assertVersionsKept("after the fresh process took the free references", true);
+        // the fresh process restores every deleted quote it can: refused only where a new quote took its number
+        for (int j = 0; j < QUOTES; j++) {
+            int status = send(second, "POST", "/quotes/q" + j + "-" + k + "/restore", null, null);
+            assertThat(status).as("a restore of q%d", j).isIn(200, 404, 409);
+        }
+        assertQuotesWhole("after the fresh process restored the quotes");
     }
 
     /** Whether a stepped write's root is marked with its write in flight, read straight from the table. */
@@ -368,6 +405,59 @@ class OrderReferenceKillIT {
         if (someChanged) {
             assertThat(changed).as("%s: orders changed since their create", when).isGreaterThan(0);
         }
+    }
+
+    /**
+     * Every quote of this test is whole, read straight from the table once settled: live (a committed root and its
+     * line) or a tombstone, never both and never neither; every number sentinel is held by a live quote with that
+     * number and every live quote holds its own (a deleted quote releases it); a tombstone's version has its snapshot,
+     * marked with who deleted it.
+     */
+    void assertQuotesWhole(String when) {
+        var table = settled();
+        var parts = new HashMap<String, List<Map<String, AttributeValue>>>();
+        var tombstones = new HashMap<String, Map<String, AttributeValue>>();
+        var snapshots = new HashMap<String, Map<String, AttributeValue>>();
+        var numbers = new HashMap<String, String>();    // number -> holder's pk
+        for (var item : table) {
+            String pk = item.get("pk").s();
+            if (!pk.endsWith("-" + k)) {
+                continue;
+            }
+            if (pk.startsWith("QUOTE#")) {
+                parts.computeIfAbsent(pk, p -> new ArrayList<>()).add(item);
+            } else if (pk.startsWith("~DELETED#QUOTE#")) {
+                tombstones.put(pk.substring("~DELETED#".length()), item);
+            } else if (pk.startsWith("~VERSION#QUOTE#") && !item.get("sk").s().equals("~TAIL")) {
+                snapshots.put(pk.substring("~VERSION#".length()) + "@" + Long.parseLong(item.get("sk").s()), item);
+            } else if (pk.startsWith("UNIQUE#Quote#number#")) {
+                numbers.put(pk.substring(pk.lastIndexOf('#') + 1), item.get("_ownerPk").s());
+            }
+        }
+        var live = new HashMap<String, String>();       // pk -> its number
+        parts.forEach((pk, items) -> {
+            var committed = AggregateTxn.committed(ROOT_SK, items);
+            committed.items().stream().filter(i -> i.get("sk").s().equals(ROOT_SK)).findFirst()
+                    .ifPresent(root -> live.put(pk, root.get("number").s()));
+            if (committed.inFlight() == null && !committed.absent()) {
+                assertThat(committed.items()).as("%s: the items of %s", when, pk).hasSize(2);
+            }
+        });
+        for (int j = 0; j < QUOTES; j++) {
+            String pk = "QUOTE#q" + j + "-" + k;
+            assertThat(live.containsKey(pk) ^ tombstones.containsKey(pk)).as("%s: %s live (%s) or deleted (%s), one of "
+                    + "them", when, pk, live.containsKey(pk), tombstones.containsKey(pk)).isTrue();
+            if (tombstones.containsKey(pk)) {
+                long version = Long.parseLong(tombstones.get(pk).get("_version").n());
+                assertThat(snapshots.get(pk + "@" + version)).as("%s: the deleted version %d of %s", when, version, pk)
+                        .isNotNull().containsKey("_deletedBy");
+            }
+        }
+        // (a quote number is compared exactly: its sentinel's key holds it as given)
+        numbers.forEach((number, holder) -> assertThat(live.get(holder)).as("%s: the holder %s of number %s", when, holder,
+                number).isEqualTo(number));
+        live.forEach((pk, number) -> assertThat(numbers.get(number)).as("%s: the sentinel of %s's number %s", when,
+                pk, number).isEqualTo(pk));
     }
 
     /** The reference sentinels of this test's workspaces: {@code workspace#folded value} -> holder's pk. */

@@ -196,4 +196,63 @@ class QuoteSoftDeleteResourceTest {
         assertThat(partition("QUOTE#" + id)).hasSize(99);
         assertThat(deleted(id)).isEmpty();
     }
+
+    @Test
+    void twinDeletesAndTwinRestoresAnswerAsTheirTwinLeftTheQuote() throws Exception {
+        String p = product("Kettle");
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 3; round++) {
+                String id = "qt" + round + "-" + k;
+                given().contentType(ContentType.JSON).body(quote(id, "T" + round + "-" + k, List.of(p))).post("/quotes")
+                        .then().statusCode(201);
+                var deletes = twins(pool, () -> given().delete("/quotes/{id}", id));
+                assertThat(deletes.stream().map(io.restassured.response.Response::statusCode).sorted().toList())
+                        .as("round %d: the twin deletes", round).containsExactly(204, 404);
+                var restores = twins(pool, () -> given().post("/quotes/{id}/restore", id));
+                assertThat(restores.stream().map(io.restassured.response.Response::statusCode).sorted().toList())
+                        .as("round %d: the twin restores", round).containsExactly(200, 409);
+                var lost = restores.stream().filter(r -> r.statusCode() == 409).findFirst().orElseThrow();
+                // the loser sees the quote its twin restored, with its version
+                assertThat(lost.<String>path("code")).isEqualTo("Conflict");
+                assertThat(lost.<String>path("current.id")).isEqualTo(id);
+                assertThat(lost.header("ETag")).isEqualTo("\"2\"");
+                assertThat(partition("QUOTE#" + id)).hasSize(2);
+                assertThat(deleted(id)).isEmpty();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRestoreTakesNoBody() {
+        String id = "qb-" + k;
+        given().contentType(ContentType.JSON).body(quote(id, "B-" + k, List.of(product("Kettle")))).post("/quotes").then()
+                .statusCode(201);
+        given().delete("/quotes/{id}", id).then().statusCode(204);
+        given().contentType(ContentType.JSON).body("{\"number\":\"other\"}").post("/quotes/{id}/restore", id).then()
+                .statusCode(400).contentType("application/problem+json").body("errors.field", org.hamcrest.Matchers.hasItem("body"));
+        assertThat(deleted(id)).hasSize(1);
+        given().post("/quotes/{id}/restore", id).then().statusCode(200);
+    }
+
+    /** Two requests sent at the same instant: their answers. */
+    static List<io.restassured.response.Response> twins(java.util.concurrent.ExecutorService pool,
+            java.util.concurrent.Callable<io.restassured.response.Response> request) throws Exception {
+        var go = new java.util.concurrent.CountDownLatch(1);
+        var answers = new ArrayList<java.util.concurrent.Future<io.restassured.response.Response>>();
+        for (int i = 0; i < 2; i++) {
+            answers.add(pool.submit(() -> {
+                go.await();
+                return request.call();
+            }));
+        }
+        go.countDown();
+        var out = new ArrayList<io.restassured.response.Response>();
+        for (var answer : answers) {
+            out.add(answer.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        return out;
+    }
 }
