@@ -92,12 +92,16 @@ final class AggregateOpenApi {
                 }
             };
             schema.addProperty(child.name(), property);
-            boolean optional = child.kind() == AggregateModel.Kind.FIELD ? !child.field().required() : child.optional();
+            // an optional list left out of an input is answered as an empty one: the answer always holds it
+            boolean optional = child.kind() == AggregateModel.Kind.FIELD ? !child.field().required()
+                    : child.kind() != AggregateModel.Kind.MANY && child.optional();
             if (!optional) {
                 required.add(child.name());
             }
         }
         schema.required(required);
+        // a member's unique values, stated as an entity's are (the root's are the aggregate's)
+        DeclaredOpenApi.uniqueRules(schema, node.unique());
     }
 
     /** The input schema of a node and of every node it holds: refs and copies by id, fields with their constraints. */
@@ -134,6 +138,7 @@ final class AggregateOpenApi {
             }
         }
         schema.required(required);
+        DeclaredOpenApi.uniqueRules(schema, node.unique());
     }
 
     /** A field's type alone, as an answer states it (the constraints are the input's). */
@@ -232,14 +237,19 @@ final class AggregateOpenApi {
                 // a create of an id taken shows the aggregate as it is now to a caller who may read it
                 operation.addExtension(OpenApiDocs.SHOWS_CURRENT, "409");
             }
-            if (!aggregate.unique().isEmpty() && (create || entry.getKey() == OperationModel.Op.PUT
-                    || entry.getKey() == OperationModel.Op.PATCH)) {
-                String rules = String.join("; ", aggregate.unique().stream()
-                        .map(dev.cairn.core.model.UniqueModel::describe).toList());
+            var memberUnique = aggregate.memberUnique();
+            if ((!aggregate.unique().isEmpty() || !memberUnique.isEmpty()) && (create
+                    || entry.getKey() == OperationModel.Op.PUT || entry.getKey() == OperationModel.Op.PATCH)) {
+                var said = new ArrayList<String>();
+                aggregate.unique().forEach(unique -> said.add(unique.describe()));
+                memberUnique.forEach((type, constraints) -> constraints.forEach(unique -> said.add("each " + type
+                        + "'s " + unique.describe() + ", across every " + words + " (two members of one " + words
+                        + " holding one value too)")));
+                String rules = String.join("; ", said);
                 var conflict = OASFactory.createAPIResponse().description("Conflict: " + (create ? "the " + words
                         + " exists already (`current` shows it as it is now and `ETag` names its version, to a caller "
                         + "who may read it)" : "the " + words + " changed meanwhile") + "; or a unique value of its root "
-                        + "is taken (code UniqueViolation: `constraint` and `fields` name it, never the " + words
+                        + "or of a member is taken (code UniqueViolation: `constraint` and `fields` name it, never the " + words
                         + " that holds it). " + rules);
                 if (create) {
                     conflict.addHeader("ETag", OASFactory.createHeader().description("The version of the " + words

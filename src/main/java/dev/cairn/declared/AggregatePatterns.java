@@ -74,6 +74,7 @@ final class AggregatePatterns {
                 if (model.softDelete()) {
                     softDeletePatterns(model, aggregate, id, table, out);
                 }
+                uniquePatterns(model, demo, table, out);
                 if (model.ttl() != null) {
                     // every item of an expiring aggregate carries its expiry: each of its reads leaves expired ones out
                     for (int i = first; i < out.size(); i++) {
@@ -122,6 +123,55 @@ final class AggregatePatterns {
         out.add(history.retain() != null ? listing.hidingExpired() : listing);
         out.add(AccessPattern.getItem("One retained version of a " + words + " (beside the " + words + "'s read)",
                 "GET " + model.versionsPath() + "/{version}", table, dev.cairn.core.aggregate.AggregateVersions.key(pk, 1)));
+    }
+
+    /**
+     * The sentinels that keep an aggregate's unique values, its root's and its members', by key (what an operator reads
+     * to see that a value is taken): never read by the API, each written in the commit of the write that takes, moves
+     * or gives up the value. Keyed for the demo data's first aggregate (a member's value from its first such member).
+     */
+    @SuppressWarnings("unchecked")
+    private static void uniquePatterns(AggregateModel model, Map<String, Object> demo, String table,
+                                       List<AccessPattern> out) {
+        String words = ModelReader.words(model.name());
+        String writes = "written in the commit of the " + words + "'s write: a create puts it (+1 Put, condition "
+                + "attribute_not_exists(pk) or its own), a change of the value moves it (+1 Delete, +1 Put; a value "
+                + "passed between two members is ONE Put), a delete removes it (+1 Delete); a write that leaves the value "
+                + "as it is costs nothing more";
+        for (var unique : model.unique()) {
+            out.add(AccessPattern.getItem("The sentinel that keeps a " + words + "'s " + String.join(" + ",
+                            unique.fields()) + " unique (" + unique.describe() + "): never read by the API, " + writes,
+                    "POST " + model.path().substring(0, model.path().lastIndexOf('/')) + ", PUT|PATCH|DELETE "
+                            + model.path() + " (unique " + unique.name() + ")", table,
+                    unique.sentinel(model.name(), sample(unique.allFields(), demo, Map.of())).orElseThrow()));
+        }
+        for (AggregateModel.Child child : model.root().children()) {
+            if (child.node() == null || child.node().unique().isEmpty()) {
+                continue;
+            }
+            Object value = demo.get(child.name());
+            Map<String, Object> member = value instanceof Map<?, ?> map ? (Map<String, Object>) map
+                    : value instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map<?, ?> first
+                    ? (Map<String, Object>) first : Map.of();
+            for (var unique : child.node().unique()) {
+                out.add(AccessPattern.getItem("The sentinel that keeps a " + words + " " + child.name() + " member's "
+                                + String.join(" + ", unique.fields()) + " unique across every " + words + " ("
+                                + unique.describe() + "), owned by the member's item: never read by the API, " + writes,
+                        "POST " + model.path().substring(0, model.path().lastIndexOf('/')) + ", PUT|PATCH|DELETE "
+                                + model.path() + " (unique " + child.node().type() + " " + unique.name() + ")", table,
+                        unique.sentinel(child.node().type(), sample(unique.allFields(), member, demo)).orElseThrow()));
+            }
+        }
+    }
+
+    /** Each field's demo value (the member's, else the root's), or "example". */
+    private static Map<String, Object> sample(List<String> fields, Map<String, Object> own, Map<String, Object> root) {
+        var values = new LinkedHashMap<String, Object>();
+        for (String field : fields) {
+            Object value = own.containsKey(field) ? own.get(field) : root.get(field);
+            values.put(field, value == null ? "example" : value);
+        }
+        return values;
     }
 
     /** A soft-deleted aggregate: its deleted listing, and its tombstone (what each of its routes reads and writes). */

@@ -25,6 +25,8 @@ import dev.cairn.core.model.Doc;
 import dev.cairn.core.query.Page;
 import dev.cairn.core.query.QuerySpec;
 import dev.cairn.core.write.UniqueSentinels;
+import dev.cairn.core.model.AggregateModel;
+import dev.cairn.core.aggregate.MemberSentinels;
 import dev.cairn.core.write.WriteAction;
 import dev.cairn.platform.Http;
 import dev.cairn.platform.MergePatcher;
@@ -385,8 +387,9 @@ public class DeclaredAggregates {
         return createValid(aggregate, in, restoring, 1);
     }
 
-    private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> in, Restoring restoring,
+    private Uni<Versioned> createValid(DeclaredAggregate aggregate, Map<String, Object> given, Restoring restoring,
                                        int attempt) {
+        Map<String, Object> in = withLists(aggregate.model().root(), given);
         DeclaredService.requireLiving(aggregate.model().ttl(), in, store.now());
         Aggregate engine = aggregate.aggregate();
         String id = (String) in.get(engine.idField());
@@ -416,6 +419,7 @@ public class DeclaredAggregates {
                     var more = new java.util.ArrayList<WriteAction>();
                     if (restoring == null) {
                         more.addAll(sentinels(aggregate, plan, null, in, now));
+                        more.addAll(MemberSentinels.moved(aggregate.memberUnique(), null, items, now));
                         if (retained != null) {
                             // a delete committed after that read would have moved the tail: read again
                             more.add(retained.unchanged(plan.rootKey().pk(), aggregate.describe(id)));
@@ -425,6 +429,7 @@ public class DeclaredAggregates {
                                 WriteAction.Expectation.present(restoring.version())));
                         more.addAll(UniqueSentinels.restored(aggregate.name(), aggregate.model().unique(), plan.rootKey(),
                                 restoring.tombstone(), in, now));
+                        more.addAll(MemberSentinels.restored(aggregate.memberUnique(), items, restoring.tombstone(), now));
                     }
                     return aggregates.write(engine, plan.alongside(alongside(more, plan.alongside())), Map.of())
                             .map(done -> shown(aggregate, view, first, createdAt, now));
@@ -488,7 +493,7 @@ public class DeclaredAggregates {
         return entities.againOnCollision(readForWrite(aggregate, id, ifMatch).chain(snapshot -> Offload.apply(change,
                 new Doc(engine.toInput(snapshot.assembled().view()))).chain(next -> {
             var current = snapshot.assembled();
-            Map<String, Object> in = next.values();
+            Map<String, Object> in = withLists(aggregate.model().root(), next.values());
             if (!id.equals(in.get(engine.idField()))) {
                 throw Http.invalid(engine.idField(), "must be the " + aggregate.describe("id") + " '" + id + "'");
             }
@@ -511,7 +516,8 @@ public class DeclaredAggregates {
                         .guardedBy(resolved.sourceGuards());
                 plan = withHistory(aggregate, plan, current, view, current.version() + 1, current.createdAt(), now,
                         writer, null);
-                plan = plan.alongside(alongside(sentinels(aggregate, plan, current.view(), in, now), plan.alongside()));
+                plan = plan.alongside(alongside(alongside(sentinels(aggregate, plan, current.view(), in, now),
+                        MemberSentinels.moved(aggregate.memberUnique(), before, after, now)), plan.alongside()));
                 return aggregates.write(engine, plan, snapshot.bySk())
                         .map(done -> shown(aggregate, view, current.version() + 1, current.createdAt(), now));
             });
@@ -549,8 +555,9 @@ public class DeclaredAggregates {
                             : (String) current.view().get(tenantField), now)), plan.alongside()));
         }
         if (!aggregate.model().softDelete()) {
-            return aggregates.write(engine, plan.alongside(alongside(sentinels(aggregate, plan, current.view(), null, now),
-                    plan.alongside())), snapshot.bySk());
+            return aggregates.write(engine, plan.alongside(alongside(alongside(sentinels(aggregate, plan, current.view(),
+                    null, now), MemberSentinels.moved(aggregate.memberUnique(), items, null, now)), plan.alongside())),
+                    snapshot.bySk());
         }
         // soft: the whole aggregate kept as ONE tombstone in the delete's commit (refused while an older one of the
         // id waits), each unique value released or passed to the tombstone, as the constraint declares
@@ -564,6 +571,7 @@ public class DeclaredAggregates {
                 WriteAction.Expectation.ABSENT, "a deleted " + what));
         more.addAll(UniqueSentinels.softDeleted(aggregate.name(), aggregate.model().unique(), plan.rootKey(), tombstone,
                 current.view(), now));
+        more.addAll(MemberSentinels.softDeleted(aggregate.memberUnique(), items, tombstone, now));
         return aggregates.write(engine, plan.alongside(alongside(more, plan.alongside())), snapshot.bySk())
                 // a twin delete that won took the aggregate away: this one answers as a delete of a missing one
                 .onFailure(CairnException.class).recoverWithUni(e -> aggregates.read(engine, id)
@@ -622,6 +630,12 @@ public class DeclaredAggregates {
             actions.add(WriteAction.delete("deleted " + what, key, WriteAction.Expectation.present(version)));
             actions.addAll(UniqueSentinels.purged(aggregate.name(), aggregate.model().unique(), key,
                     AggregateTombstones.viewOf(tombstone)));
+            if (!aggregate.memberUnique().isEmpty()) {
+                // the members' values the tombstone kept, read from the aggregate it holds
+                actions.addAll(MemberSentinels.purged(aggregate.memberUnique(), aggregate.aggregate().decompose(
+                        AggregateTombstones.viewOf(tombstone), Map.of(), version, AggregateTombstones.createdAt(tombstone),
+                        AggregateTombstones.updatedAt(tombstone)), key));
+            }
             return actions.size() == 1 ? store.write(actions.get(0)).replaceWithVoid()
                     : store.transact(dev.cairn.core.write.TransactionPlan.of(actions));
         });
@@ -674,6 +688,9 @@ public class DeclaredAggregates {
      */
     private Uni<Void> released(DeclaredAggregate aggregate, String id) {
         var unique = aggregate.model().unique();
+        if (!aggregate.memberUnique().isEmpty()) {
+            return releasedWithMembers(aggregate, id);
+        }
         if (unique.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
@@ -687,6 +704,29 @@ public class DeclaredAggregates {
             var releases = UniqueSentinels.actions(aggregate.name(), unique, root, values, null, store.now());
             return releases.isEmpty() ? Uni.createFrom().voidItem()
                     : store.transact(dev.cairn.core.write.TransactionPlan.of(releases));
+        });
+    }
+
+    /**
+     * As above where members hold unique values too: the partition read whole (1 Query per page) and every value its
+     * items hold given up, each alone (a value another item holds is not theirs to give up: that refusal is passed by).
+     */
+    private Uni<Void> releasedWithMembers(DeclaredAggregate aggregate, String id) {
+        Aggregate engine = aggregate.aggregate();
+        PrimaryKey rootKey = engine.rootKey(id);
+        return store.queryAll(engine.itemsQuery(id)).chain(items -> {
+            var releases = new java.util.ArrayList<WriteAction>();
+            items.stream().filter(i -> rootKey.sk().equals(i.get(dev.cairn.core.TableSpec.SK).s())).findFirst()
+                    .ifPresent(root -> {
+                        var values = new HashMap<String, Object>();
+                        root.forEach((name, value) -> values.put(name, JsonAttributes.fromAttribute(value)));
+                        releases.addAll(UniqueSentinels.actions(aggregate.name(), aggregate.model().unique(), rootKey,
+                                values, null, store.now()));
+                    });
+            releases.addAll(MemberSentinels.released(aggregate.memberUnique(), items, rootKey));
+            return releases.isEmpty() ? Uni.createFrom().voidItem()
+                    : Uni.join().all(releases.stream().map(release -> store.write(release).replaceWithVoid()
+                    .onFailure(CairnException.class).recoverWithNull()).toList()).andFailFast().replaceWithVoid();
         });
     }
 
@@ -711,6 +751,32 @@ public class DeclaredAggregates {
         }
         return previous == null || history == null ? plan : plan.alongside(AggregateVersions.snapshot(history,
                 aggregate.name(), timestamps, pk, previous, now, deletedBy));
+    }
+
+    /** An input with every optional list it leaves out given as empty (at any depth): the engine reads lists whole. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> withLists(AggregateModel.Node node, Map<String, Object> in) {
+        Map<String, Object> out = in;
+        for (AggregateModel.Child child : node.children()) {
+            Object value = in.get(child.name());
+            Object filled = value;
+            if (child.kind() == AggregateModel.Kind.MANY && value == null && child.optional()) {
+                filled = List.of();
+            } else if (child.kind() == AggregateModel.Kind.MANY && value instanceof List<?> list) {
+                filled = list.stream().map(e -> e instanceof Map<?, ?> m
+                        ? withLists(child.node(), (Map<String, Object>) m) : e).toList();
+            } else if ((child.kind() == AggregateModel.Kind.ONE || child.kind() == AggregateModel.Kind.PART)
+                    && value instanceof Map<?, ?> map) {
+                filled = withLists(child.node(), (Map<String, Object>) map);
+            }
+            if (filled != value && !filled.equals(value)) {
+                if (out == in) {
+                    out = new LinkedHashMap<>(in);
+                }
+                out.put(child.name(), filled);
+            }
+        }
+        return out;
     }
 
     private static List<WriteAction> alongside(List<WriteAction> sentinels, List<WriteAction> more) {

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
 /**
  * Opens a {@link CallLedger} for every request and reports it on the response: {@code X-DynamoDB-Calls} (API
  * requests sent, retries included), {@code X-DynamoDB-Capacity} (consumed capacity units) and a
- * {@code Server-Timing} entry, so a user can confirm that an access pattern costs exactly one read.
+ * {@code Server-Timing} entry, so a user can confirm that an access pattern costs exactly one read. A 404 reports no
+ * capacity: what a read consumed would tell a missing item from one hidden from the caller (another tenant's).
  */
 public class DiagnosticsFilter {
 
@@ -49,6 +50,11 @@ public class DiagnosticsFilter {
             return;
         }
         response.getHeaders().putSingle(CALLS, Integer.toString(ledger.calls()));
+        if (response.getStatus() == 404) {
+            // what the read consumed would tell a missing item from one the caller may not see (another tenant's)
+            response.getHeaders().add(SERVER_TIMING, serverTiming(ledger.calls(), -1, ledger.millis()));
+            return;
+        }
         response.getHeaders().putSingle(CAPACITY, oneDecimal(ledger.capacity()));
         response.getHeaders().add(SERVER_TIMING, serverTiming(ledger.calls(), ledger.capacity(), ledger.millis()));
     }
@@ -75,22 +81,25 @@ public class DiagnosticsFilter {
      * The headers of an answer given before any resource ran (the HTTP layer's own refusals): the request id, and
      * the diagnostics of a request that made no DynamoDB call, so every answer carries the same headers.
      */
-    public static java.util.Map<String, String> unservedHeaders(String requestId, boolean diagnostics) {
+    public static java.util.Map<String, String> unservedHeaders(String requestId, boolean diagnostics, int status) {
         var headers = new java.util.LinkedHashMap<String, String>();
         headers.put(REQUEST_ID, requestId);
         headers.putAll(AnswerHeaders.FIXED);
         if (diagnostics) {
             headers.put(CALLS, "0");
-            headers.put(CAPACITY, oneDecimal(0));
-            headers.put(SERVER_TIMING, serverTiming(0, 0, 0));
+            if (status != 404) {
+                headers.put(CAPACITY, oneDecimal(0));
+            }
+            headers.put(SERVER_TIMING, serverTiming(0, status == 404 ? -1 : 0, 0));
         }
         return headers;
     }
 
     // Concatenation, not String.format: the formatter was 2 % of the app's CPU on the listing routes (profile).
+    // A negative capacity is none reported (a 404's).
     private static String serverTiming(int calls, double capacity, double millis) {
-        return "dynamodb;dur=" + oneDecimal(millis) + ";desc=\"" + calls + (calls == 1 ? " call, " : " calls, ")
-                + oneDecimal(capacity) + " capacity units\"";
+        return "dynamodb;dur=" + oneDecimal(millis) + ";desc=\"" + calls + (calls == 1 ? " call" : " calls")
+                + (capacity < 0 ? "" : ", " + oneDecimal(capacity) + " capacity units") + "\"";
     }
 
     /**

@@ -67,7 +67,7 @@ public class HttpLayerProblems {
         }
         var response = ctx.response().setStatusCode(error.status())
                 .putHeader(HttpHeaderNames.CONTENT_TYPE, ProblemMapper.PROBLEM_JSON);
-        DiagnosticsFilter.unservedHeaders(id, diagnostics).forEach(response::putHeader);
+        DiagnosticsFilter.unservedHeaders(id, diagnostics, error.status()).forEach(response::putHeader);
         if (error instanceof CairnError.ServiceUnavailable unavailable) {
             response.putHeader("Retry-After", Integer.toString(Math.max(1, unavailable.retryAfterSeconds())));
         }

@@ -403,8 +403,8 @@ public class OpenApiDocs implements OASFilter {
         var components = openAPI.getComponents();
         components.addHeader(DiagnosticsFilter.REQUEST_ID, header("The request's id: the caller's X-Request-Id when sane, else a new one; in every log line", SchemaType.STRING));
         components.addHeader(DiagnosticsFilter.CALLS, header("DynamoDB API requests made to answer (retries included)", SchemaType.INTEGER));
-        components.addHeader(DiagnosticsFilter.CAPACITY, header("Consumed capacity units", SchemaType.NUMBER));
-        components.addHeader("Server-Timing", header("dynamodb;dur=<ms>;desc=\"<calls>, <capacity>\"", SchemaType.STRING));
+        components.addHeader(DiagnosticsFilter.CAPACITY, header("Consumed capacity units; absent on a 404, where it would tell a missing item from one the caller may not see", SchemaType.NUMBER));
+        components.addHeader("Server-Timing", header("dynamodb;dur=<ms>;desc=\"<calls>, <capacity>\" (a 404's without the capacity)", SchemaType.STRING));
         components.addHeader("ETag", header("The version of what the body shows, for If-Match", SchemaType.STRING));
         components.addHeader("Cache-Control", header("no-store: answers are one caller's data, not for caches", SchemaType.STRING));
         components.addHeader("X-Content-Type-Options", header("nosniff", SchemaType.STRING));

@@ -122,6 +122,37 @@ class UniqueRaceIT {
     }
 
     @Test
+    void thirtyTwoOrdersWithAParcelOfOneBarcodeAcrossTwoProcessesCreateExactlyOne() throws Exception {
+        String product = "bp-" + k;
+        assertThat(send("POST", one.base() + "/products", "{\"id\":\"" + product
+                + "\",\"name\":\"Kettle\",\"brand\":\"steamco\",\"price\":25}").status()).isEqualTo(201);
+        String barcode = "bc-" + k;
+        var requests = new ArrayList<Request>();
+        for (int i = 0; i < CREATES; i++) {
+            String order = "parcel" + i + "-" + k;
+            String spelled = i % 3 == 0 ? barcode.toUpperCase(java.util.Locale.ROOT) : barcode;
+            // each order's own first parcel is free; its second holds the raced barcode
+            requests.add(new Request(order, "POST", (i % 2 == 0 ? one : two).base() + "/orders", "{\"id\":\"" + order
+                    + "\",\"workspaceId\":\"acme\",\"customerId\":\"c1\",\"status\":\"placed\","
+                    + "\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},"
+                    + "\"lines\":[{\"productId\":\"" + product + "\",\"quantity\":1}],"
+                    + "\"parcels\":[{\"no\":1,\"barcode\":\"own-" + i + "-" + k + "\"},{\"no\":2,\"barcode\":\""
+                    + spelled + "\"}]}"));
+        }
+        List<Answer> done = race(requests);
+        String winner = oneWinner(done, java.util.Set.of(201), "barcode");
+        for (int i = 0; i < CREATES; i++) {
+            String order = "parcel" + i + "-" + k;
+            int status = send("GET", two.base() + "/orders/" + order, null).status();
+            assertThat(status).as(order).isEqualTo(order.equals(winner) ? 200 : 404);
+            // a refused order took none of its values, not even its own free one
+            assertThat(owner("UNIQUE#OrderParcel#barcode#acme#own-" + i + "-" + k))
+                    .as(order).isEqualTo(order.equals(winner) ? "ORDER#" + winner : null);
+        }
+        assertThat(owner("UNIQUE#OrderParcel#barcode#acme#" + barcode)).isEqualTo("ORDER#" + winner);
+    }
+
+    @Test
     void thirtyTwoProductsPutIntoOneSlotOfACategoryAtOnceAcrossTwoProcessesTakeItExactlyOnce() throws Exception {
         String category = "rc-" + k;
         assertThat(send("POST", one.base() + "/categories", "{\"id\":\"" + category + "\",\"name\":\"Kitchen\"}").status())

@@ -210,6 +210,14 @@ class OrderHistoryResourceTest {
         given().get("/orders/{id}/versions/{n}", id, "two").then().statusCode(400).contentType("application/problem+json");
         given().get("/orders/{id}/versions/{n}", id, 0).then().statusCode(400).contentType("application/problem+json");
         given().get("/orders/{id}/versions", "ho-missing-" + k).then().statusCode(404);
+        // a page is bounded: at most 100 versions, a larger limit is refused naming it (one page read 21 at once)
+        given().queryParam("limit", 100).get("/orders/{id}/versions", id).then().statusCode(200)
+                .body("items.size()", equalTo(21)).body("next", org.hamcrest.Matchers.nullValue());
+        for (Object limit : List.of(101, 1000, 0, "all")) {
+            given().queryParam("limit", limit).get("/orders/{id}/versions", id).then().statusCode(400)
+                    .contentType("application/problem+json").body("code", equalTo("ValidationFailed"))
+                    .body("errors[0].field", equalTo("limit"));
+        }
     }
 
     @Test

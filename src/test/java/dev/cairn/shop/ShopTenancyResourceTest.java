@@ -68,6 +68,13 @@ class ShopTenancyResourceTest {
         return List.of(answer.statusCode(), answer.path("code"), answer.path("title"));
     }
 
+    /** The diagnostics headers, without the duration: calls, capacity (null: absent), Server-Timing's description. */
+    static List<String> diagnostics(Response answer) {
+        String timing = answer.header("Server-Timing");
+        return java.util.Arrays.asList(answer.header("X-DynamoDB-Calls"), answer.header("X-DynamoDB-Capacity"),
+                timing == null ? null : timing.replaceFirst("^dynamodb;dur=[0-9.]+;desc=\"(.*)\"$", "$1"));
+    }
+
     @Test
     void anotherWorkspacesOrderAnswersEveryRouteExactlyAsAMissingOneAndStaysAsItWas() {
         String product = product();
@@ -81,6 +88,8 @@ class ShopTenancyResourceTest {
         Response absent = as(reader).get("/orders/{id}", missing);
         assertThat(problem(foreign)).isEqualTo(problem(absent)).startsWith(404, "NotFound");
         assertThat(foreign.<String>path("detail")).isEqualTo(absent.<String>path("detail").replace(missing, order));
+        // and its diagnostics: the same calls, no capacity (which would tell the order's size from nothing)
+        assertThat(diagnostics(foreign)).isEqualTo(diagnostics(absent)).containsExactly("1", null, "1 call");
         // writes find it missing before they compare versions (a stale If-Match would otherwise tell it exists)
         for (var write : List.<java.util.function.Function<String, Response>>of(
                 id -> as(writer).contentType("application/merge-patch+json").header("If-Match", "\"7\"")
@@ -90,6 +99,7 @@ class ShopTenancyResourceTest {
             Response there = write.apply(order);
             Response nowhere = write.apply(missing);
             assertThat(problem(there)).isEqualTo(problem(nowhere)).startsWith(404, "NotFound");
+            assertThat(diagnostics(there)).isEqualTo(diagnostics(nowhere));
         }
         as(scoped("r2-" + k, theirs, "cairn-reader")).get("/orders/{id}", order).then().statusCode(200)
                 .header("ETag", "\"1\"").body("status", equalTo("placed")).body("workspaceId", equalTo(theirs));

@@ -29,6 +29,12 @@ import java.util.List;
  */
 public final class AggregateWrites {
 
+    /**
+     * Actions that may commit with the root ({@link Plan#alongside}): a write in several transactions commits them
+     * beside the root's flip and the removal of its intent.
+     */
+    public static final int MAX_ALONGSIDE = TransactionPlan.MAX_ACTIONS - 2;
+
     /** Actions one group may hold: one slot of every transaction is kept for the root's version or lease guard. */
     public static final int MAX_GROUP_ACTIONS = TransactionPlan.MAX_ACTIONS - 1;
 
@@ -53,6 +59,13 @@ public final class AggregateWrites {
         public Plan {
             sourceGuards = List.copyOf(sourceGuards);
             alongside = List.copyOf(alongside);
+            if (alongside.size() > MAX_ALONGSIDE) {
+                // refused before anything is sent: the commit could never be one transaction
+                throw new CairnException(new CairnError.AggregateTransactionOverflow("the write's commit needs "
+                        + (alongside.size() + 2) + " actions (its unique values moved, its version kept): one "
+                        + "transaction holds at most " + TransactionPlan.MAX_ACTIONS + "; change fewer members' unique "
+                        + "values in one write", root.label(), "commit", alongside.size(), MAX_ALONGSIDE));
+            }
         }
 
         Plan(WriteAction root, List<GroupActions> groups, PrimaryKey rootKey) {

@@ -25,7 +25,7 @@ public final class AggregateInputs {
                 case REF -> id(child.inputName(), true, child.line());
                 case COPY -> id(child.inputName(), !child.optional(), child.line());
                 case ONE, PART -> object(child.name(), fieldsOf(child.node(), entities), !child.optional(), child.line());
-                case MANY -> new FieldModel(child.name(), FieldModel.Kind.LIST, true, null, child.maxItems(), null, null,
+                case MANY -> new FieldModel(child.name(), FieldModel.Kind.LIST, !child.optional(), null, child.maxItems(), null, null,
                         null, null, null, object("items", fieldsOf(child.node(), entities), true, child.line()), null, null,
                         null, false, child.line());
             });

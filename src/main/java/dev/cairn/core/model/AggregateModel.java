@@ -84,13 +84,35 @@ public record AggregateModel(String name, KeyTemplate partition, String idField,
      * One item type of the graph: its {@code type} (the items' {@code _type}), the sort-key {@code label} of its items,
      * its children in declaration order, and — for the elements of a list — the child that identifies an element
      * ({@code key}). {@code schema} and {@code input} name its answer and input schemas in the API document;
-     * {@code part} the sub-aggregate it is an instance of (null elsewhere).
+     * {@code part} the sub-aggregate it is an instance of (null elsewhere); {@code unique} a member's unique values
+     * (each kept by a sentinel owned by the member's item, moved in the write's commit with the root; none on the root
+     * node, whose values are the aggregate's {@code unique}).
      */
     public record Node(String type, String label, String schema, String input, String description, List<Child> children,
-                       String key, String part, int line) {
+                       String key, String part, List<UniqueModel> unique, int line) {
 
         public Node {
             children = List.copyOf(children);
+            unique = unique == null ? List.of() : List.copyOf(unique);
+        }
+    }
+
+    /** The members' unique values by item type (every member node that declares some, at any depth). */
+    public Map<String, List<UniqueModel>> memberUnique() {
+        var out = new java.util.TreeMap<String, List<UniqueModel>>();
+        collectUnique(root, out, new java.util.HashSet<>());
+        return out;
+    }
+
+    private static void collectUnique(Node node, Map<String, List<UniqueModel>> out, java.util.Set<Node> seen) {
+        if (node == null || !seen.add(node)) {
+            return;
+        }
+        for (Child child : node.children()) {
+            if (child.node() != null && !child.node().unique().isEmpty()) {
+                out.put(child.node().type(), child.node().unique());
+            }
+            collectUnique(child.node(), out, seen);
         }
     }
 

@@ -44,6 +44,9 @@ final class AggregateReader extends YamlReader {
     private final Map<String, EntityModel> entities;
     /** The domain's tenant field, which scopes an aggregate that names none of its own (null: none). */
     private final String domainTenant;
+    /** The aggregate being read: its root's plain fields (a member's unique value may be scoped by one), and its keys. */
+    private List<FieldModel> rootFields = List.of();
+    private Map<String, At> reading = Map.of();
 
     private AggregateReader(String file, Map<String, EntityModel> entities, String domainTenant) {
         super(file);
@@ -176,6 +179,8 @@ final class AggregateReader extends YamlReader {
         if (parameters(path).size() != 1 || !path.endsWith("}")) {
             throw fail(map.get("path"), "an aggregate's path ends with its one parameter, the id: e.g. /matches/{id}");
         }
+        reading = map;
+        rootFields = plainFields(map.get("fields"), idField, at);
         // Parts first: the root and other parts bind them.
         var partAts = map.containsKey("parts") ? map(map.get("parts"), null) : Map.<String, At>of();
         var parts = new LinkedHashMap<String, Node>();
@@ -208,7 +213,7 @@ final class AggregateReader extends YamlReader {
         String ttl = map.containsKey("ttl") ? ttl(map.get("ttl"), rootChildren) : null;
         String[] input = input(map.get("input"), name);
         Node root = new Node(type, label, name, input[0], optional(map, "description", null), rootChildren, null, null,
-                at.line());
+                null, at.line());
         checkInputNames(root, map.get("fields") == null ? at : map.get("fields"));
         for (Child child : rootChildren) {
             // A read's first page must hold the root (the proof the rest was read from the same state): labels are
@@ -381,7 +386,8 @@ final class AggregateReader extends YamlReader {
         return node;
     }
 
-    private static final Set<String> NODE_KEYS = Set.of("type", "label", "schema", "input", "description", "fields", "key");
+    private static final Set<String> NODE_KEYS = Set.of("type", "label", "schema", "input", "description", "fields", "key",
+            "unique");
 
     /** A node: its item type and label, its schemas, its children; {@code key} only for a list's elements. */
     private Node node(At at, Map<String, At> partAts, Map<String, Node> parts, Set<String> declaring, String aggregate,
@@ -399,7 +405,9 @@ final class AggregateReader extends YamlReader {
         var children = map.containsKey("fields") ? children(map.get("fields"), partAts, parts, declaring, aggregate)
                 : List.<Child>of();
         String key = optional(map, "key", null);
-        Node node = new Node(type, label, schema, input, optional(map, "description", null), children, key, part, at.line());
+        List<UniqueModel> unique = map.containsKey("unique") ? memberUnique(map.get("unique"), children) : List.of();
+        Node node = new Node(type, label, schema, input, optional(map, "description", null), children, key, part, unique,
+                at.line());
         checkInputNames(node, at);
         return node;
     }
@@ -465,7 +473,7 @@ final class AggregateReader extends YamlReader {
                 }
                 String label = text(required(map, "label", at));
                 checkLabel(map.get("label"), label);
-                Node node = new Node(type, label, null, null, null, List.of(), null, null, at.line());
+                Node node = new Node(type, label, null, null, null, List.of(), null, null, null, at.line());
                 yield new Child(name, Kind.COPY, null, entity(map.get("copy")), node, null, bool(map, "optional"), null,
                         at.line());
             }
@@ -479,7 +487,7 @@ final class AggregateReader extends YamlReader {
                 yield new Child(name, Kind.ONE, null, null, node, null, bool(map, "optional"), null, at.line());
             }
             case "many" -> {
-                var map = map(at, Set.of("many", "maxItems"));
+                var map = map(at, Set.of("many", "maxItems", "optional"));
                 Node node = node(map.get("many"), partAts, parts, declaring, aggregate,
                         aggregate + Character.toUpperCase(name.charAt(0)) + name.substring(1), null);
                 if (node.key() == null) {
@@ -494,7 +502,8 @@ final class AggregateReader extends YamlReader {
                     throw fail(map.get("many"), "the elements of a list cannot hold a part (a transaction group per element "
                             + "would be named by its position, which moves on every reorder)");
                 }
-                yield new Child(name, Kind.MANY, null, null, node, null, false,
+                // optional: an input may leave the list out, which is an empty list (the answer always shows it)
+                yield new Child(name, Kind.MANY, null, null, node, null, bool(map, "optional"),
                         count(map, "maxItems", 0, 10_000), at.line());
             }
             default -> {
@@ -522,6 +531,54 @@ final class AggregateReader extends YamlReader {
                 yield new Child(name, Kind.PART, null, null, node, bind, false, null, at.line());
             }
         };
+    }
+
+    /** The root's plain fields (its id first), read ahead of its members: a member's unique scope may name one. */
+    private List<FieldModel> plainFields(At fields, String idField, At at) {
+        var out = new ArrayList<FieldModel>();
+        out.add(new FieldModel(idField, FieldModel.Kind.ID, true, null, null, null, null, null, null, null, null, null,
+                null, null, false, at.line()));
+        if (fields != null && fields.node() instanceof MappingNode mapping) {
+            for (var tuple : mapping.getValue()) {
+                if (tuple.getKeyNode() instanceof ScalarNode key && FIELD.matcher(key.getValue()).matches()
+                        && !key.getValue().equals(idField) && !(tuple.getValueNode() instanceof MappingNode value
+                        && value.getValue().stream().anyMatch(t -> t.getKeyNode() instanceof ScalarNode k
+                        && MEMBER_KEYS.contains(k.getValue())))) {
+                    out.add(ModelReader.fieldAt(file, key.getValue(), tuple.getValueNode(), fields.where() + "." + key.getValue()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A member's {@code unique}: values of its own fields, unique across every aggregate of the type (scoped, if
+     * declared, by its own fields or the root's: an order's workspace). Each is a sentinel owned by the member's item,
+     * taken, moved and given up in the write's commit with the root, so a whole write's values stay atomic with it.
+     */
+    private List<UniqueModel> memberUnique(At at, List<Child> children) {
+        if (reading.containsKey("ttl")) {
+            throw fail(at, "an aggregate that expires (ttl) cannot declare unique values yet: a create may take the id of "
+                    + "an expired one, whose values would stay held");
+        }
+        var own = children.stream().filter(c -> c.kind() == Kind.FIELD).map(Child::field).toList();
+        var names = own.stream().map(FieldModel::name).collect(java.util.stream.Collectors.toSet());
+        var fields = new ArrayList<>(own);
+        rootFields.stream().filter(f -> !names.contains(f.name())).forEach(fields::add);
+        List<UniqueModel> unique = uniques(at, fields, List.of());
+        for (UniqueModel constraint : unique) {
+            for (String field : constraint.fields()) {
+                if (!names.contains(field)) {
+                    throw fail(at, "'" + constraint.name() + "': '" + field + "' is the root's: a member's unique value is "
+                            + "made of its own fields (its scope may name the root's)");
+                }
+            }
+            if (constraint.softDelete() != UniqueModel.SoftDelete.KEEP && !bool(reading, "softDelete")) {
+                throw fail(at, "'" + constraint.name() + "': this aggregate is not soft-deleted, so its unique values "
+                        + "declare no softDelete");
+            }
+        }
+        return unique;
     }
 
     private static boolean holdsPart(Node node) {

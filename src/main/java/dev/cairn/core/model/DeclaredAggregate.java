@@ -28,6 +28,7 @@ public final class DeclaredAggregate {
     private final List<FieldModel> inputFields;
     private final Map<String, Listing> listings = new LinkedHashMap<>();
     private final Map<String, EntityModel> entities;
+    private final Map<String, List<UniqueModel>> memberUnique;
 
     DeclaredAggregate(AggregateModel model, Map<String, DeclaredEntity> declared) {
         this.model = model;
@@ -35,6 +36,7 @@ public final class DeclaredAggregate {
         declared.forEach((name, entity) -> entityModels.put(name, entity.model()));
         this.entities = entityModels;
         this.inputFields = List.copyOf(AggregateInputs.fieldsOf(model.root(), entityModels));
+        this.memberUnique = model.memberUnique();
         var refs = new HashMap<String, RefSpec<?>>();
         var parts = new HashMap<String, AggregateNode>();
         AggregateNode root = node(model.root(), model.idField(), declared, refs, parts);
@@ -111,6 +113,11 @@ public final class DeclaredAggregate {
             CopiesModel copies = target.model().copies();
             return new RefSpec<>(name, target.spec(), id -> target.key(List.of(id)), copies.index(), copies.key());
         });
+    }
+
+    /** The members' unique values by item type (empty: none declared). */
+    public Map<String, List<UniqueModel>> memberUnique() {
+        return memberUnique;
     }
 
     public AggregateModel model() {

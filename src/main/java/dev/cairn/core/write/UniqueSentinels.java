@@ -54,7 +54,7 @@ public final class UniqueSentinels {
      * around it and invisible format characters are ignored, so " " and a zero-width space would all be one value).
      * A 400 naming the field; checked only for a value the write takes, so an item stored before is not held back.
      */
-    private static void requireComparable(UniqueModel constraint, Map<String, Object> values) {
+    public static void requireComparable(UniqueModel constraint, Map<String, Object> values) {
         for (String field : constraint.fields()) {
             if (values.get(field) instanceof String text) {
                 String problem = text.codePoints().anyMatch(Character::isISOControl)
@@ -123,7 +123,17 @@ public final class UniqueSentinels {
                 .and(Condition.eq(OWNER_SK, AttributeValue.fromS(owner.sk()))));
     }
 
-    private static WriteAction take(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey owner, Instant now) {
+    /**
+     * A value passed from one item to another in one write (an aggregate's member gives it up as another takes it):
+     * ONE put, since a transaction touches an item once; refused only when neither holds it and another does.
+     */
+    public static WriteAction transfer(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey from,
+                                       PrimaryKey to, Instant now) {
+        return take(entity, constraint, key, to, now).guardedBy(WriteAction.Expectation.UNIQUE,
+                freeOrOwn(to).or(ownedBy(from)));
+    }
+
+    public static WriteAction take(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey owner, Instant now) {
         var item = new java.util.HashMap<String, AttributeValue>();
         item.putAll(key.toAttributes());
         item.put(TableSpec.TYPE, AttributeValue.fromS(UniqueModel.SENTINEL_TYPE));
@@ -133,7 +143,7 @@ public final class UniqueSentinels {
         return WriteAction.putItem(key, item, WriteAction.Expectation.UNIQUE, freeOrOwn(owner), label(entity, constraint));
     }
 
-    private static WriteAction release(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey owner) {
+    public static WriteAction release(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey owner) {
         // absent already (written before the constraint was declared): nothing to release, and no failure
         return WriteAction.deleteItem(key, WriteAction.Expectation.NONE, freeOrOwn(owner), label(entity, constraint));
     }

@@ -131,10 +131,40 @@ class UniqueModelTest {
         assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
                 .replace("    label: HEAD\n", "    label: HEAD\n    unique: { title: { fields: [title], softDelete: release } }\n"))
                 .contains("this aggregate is not soft-deleted");
-        // on a member the key is unknown (a member's values are its aggregate's, kept by the root)
-        String member = AggregateDeclarationTest.league("{ index: gsi1 }")
-                .replace("        label: SIDE\n", "        label: SIDE\n        unique: { colours: { fields: [colours] } }\n");
-        assertThatFailure(member).contains("unique: 'unique' is reserved for a coming entity feature");
+    }
+
+    @Test
+    void aMemberDeclaresUniqueValuesOfItsOwnFieldsScopedByItsOwnOrTheRootsAndAPartsHoldInEveryBinding() {
+        // a part (both sides share its item type) and a one member; the part's scope is the root's title
+        String members = AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("        label: SIDE\n", "        label: SIDE\n        unique: { colours: { fields: [colours], scope: title, case: insensitive } }\n")
+                .replace("one: { type: FixtureNotes, label: NOTES, fields:",
+                        "one: { type: FixtureNotes, label: NOTES, unique: { text: { fields: text } }, fields:");
+        var fixture = ModelReader.read("models/league.yaml", members).aggregates().get(0);
+        assertThat(fixture.unique()).isEmpty();
+        assertThat(fixture.memberUnique()).containsOnlyKeys("FixtureSide", "FixtureNotes");
+        assertThat(fixture.memberUnique().get("FixtureSide")).singleElement().satisfies(unique -> {
+            assertThat(unique.fields()).containsExactly("colours");
+            assertThat(unique.scope()).containsExactly("title");
+            assertThat(unique.caseInsensitive()).isTrue();
+            // the sentinel's key names the member's item type
+            assertThat(unique.sentinel("FixtureSide", Map.of("colours", "Red", "title", "Derby")).orElseThrow().pk())
+                    .isEqualTo("UNIQUE#FixtureSide#colours#Derby#red");
+        });
+        // a member's value is made of its own fields: the root's may only scope it
+        assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("        label: SIDE\n", "        label: SIDE\n        unique: { t: { fields: [title] } }\n"))
+                .contains("'t': 'title' is the root's: a member's unique value is made of its own fields");
+        assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("        label: SIDE\n", "        label: SIDE\n        unique: { c: { fields: [shirt] } }\n"))
+                .contains("no field 'shirt'");
+        assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("        label: SIDE\n", "        label: SIDE\n        unique: { c: { fields: [colours], softDelete: release } }\n"))
+                .contains("this aggregate is not soft-deleted");
+        // a copy member holds another entity's values: none of its own to make unique
+        assertThatFailure(AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("type: FixtureVenue, label: VENUE,", "type: FixtureVenue, label: VENUE, unique: { n: { fields: [name] } },"))
+                .contains("'unique' is reserved for a coming entity feature");
     }
 
     @Test
@@ -144,6 +174,12 @@ class UniqueModelTest {
                         "      title: { type: string, required: true, maxLength: 100 }\n      ends: { type: instant, required: true }\n")
                 .replace("    label: HEAD\n", "    label: HEAD\n    ttl: ends\n    unique: { title: { fields: [title] } }\n");
         assertThatFailure(expiring).contains("an aggregate that expires (ttl) cannot declare unique values yet");
+        String expiringMember = AggregateDeclarationTest.league("{ index: gsi1 }")
+                .replace("      title: { type: string, required: true, maxLength: 100 }\n",
+                        "      title: { type: string, required: true, maxLength: 100 }\n      ends: { type: instant, required: true }\n")
+                .replace("    label: HEAD\n", "    label: HEAD\n    ttl: ends\n")
+                .replace("        label: SIDE\n", "        label: SIDE\n        unique: { colours: { fields: [colours] } }\n");
+        assertThatFailure(expiringMember).contains("an aggregate that expires (ttl) cannot declare unique values yet");
     }
 
     static org.assertj.core.api.AbstractStringAssert<?> assertThatFailure(String yaml) {
