@@ -42,7 +42,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that would lock a reference out for ever, no order whose reference another could take. A fresh process then
  * creates an order with every reference used: exactly the free ones are taken. Beside them, the shop's quotes are
  * soft-deleted, restored and their released numbers taken at once: each quote stays whole, live or a tombstone, its
- * number's sentinel held exactly while it is live, its deleted version kept.
+ * number's sentinel held exactly while it is live, its deleted version kept. And the orders' parcels (members whose
+ * barcode is unique per workspace, a sentinel owned by the parcel's item, moved in the order's commit) are moved,
+ * collided with, deleted with their orders and created 20 at a time in steps: every committed parcel holds its
+ * barcode's sentinel and every sentinel is a committed parcel's (shown to fail when a delete leaves them behind).
  */
 class OrderReferenceKillIT {
 
@@ -116,7 +119,7 @@ class OrderReferenceKillIT {
         }
     }
 
-    static String order(String id, String workspace, String reference, List<String> products) {
+    static String order(String id, String workspace, String reference, List<String> products, String... barcodes) {
         var lines = new ArrayList<String>();
         for (String product : products) {
             lines.add("{\"productId\":\"" + product + "\",\"quantity\":1}");
@@ -124,8 +127,23 @@ class OrderReferenceKillIT {
         return "{\"id\":\"" + id + "\",\"workspaceId\":\"" + workspace + "\",\"customerId\":\"c1\",\"status\":\"placed\","
                 + (reference == null ? "" : "\"reference\":\"" + reference + "\",")
                 + "\"shipTo\":{\"name\":\"Ann\",\"street\":\"1 High St\",\"city\":\"Leeds\"},"
-                + "\"lines\":[" + String.join(",", lines) + "]}";
+                + "\"lines\":[" + String.join(",", lines) + "]" + parcels(barcodes) + "}";
     }
+
+    /** The orders' parcels: each barcode unique per workspace, a sentinel owned by the parcel, moved in the commit. */
+    static String parcels(String... barcodes) {
+        if (barcodes.length == 0) {
+            return "";
+        }
+        var parcels = new ArrayList<String>();
+        for (int i = 0; i < barcodes.length; i++) {
+            parcels.add("{\"no\":" + (i + 1) + ",\"barcode\":\"" + barcodes[i] + "\"}");
+        }
+        return ",\"parcels\":[" + String.join(",", parcels) + "]";
+    }
+
+    static final String PARCEL_SENTINEL = "UNIQUE#OrderParcel#barcode#";
+    static final int PARCELS = 20;
 
     /** The references here are ASCII: the model's fold (NFKC, case folded) is lower-casing for them. */
     /** A quote (the shop's soft-deleted aggregate, its number unique per workspace, released by a delete). */
@@ -169,11 +187,13 @@ class OrderReferenceKillIT {
         assertThat(created.stream().map(CompletableFuture::join).toList()).as("the products").containsOnly(201);
         List<String> one = products.subList(0, 1);
         var used = new ArrayList<Use>();
+        var barcodes = new ArrayList<Use>();
         // small orders in two workspaces, one in four without a reference
         for (int i = 0; i < ORDERS; i++) {
             String reference = i % 4 == 3 ? null : ref("R", i);
-            assertThat(send(first, "POST", "/orders", "application/json", order("o" + i + "-" + k, workspace(i), reference, one)))
-                    .isEqualTo(201);
+            assertThat(send(first, "POST", "/orders", "application/json", order("o" + i + "-" + k, workspace(i), reference, one,
+                    ref("PB", i)))).isEqualTo(201);
+            barcodes.add(new Use(workspace(i), ref("PB", i)));
             if (reference != null) {
                 used.add(new Use(workspace(i), reference));
             }
@@ -195,6 +215,7 @@ class OrderReferenceKillIT {
             }
         }
         assertOneToOne("before the faults", 0);
+        assertParcelsOneToOne("before the faults");
         assertVersionsKept("before the faults", false);
         assertQuotesWhole("before the faults");
 
@@ -207,6 +228,19 @@ class OrderReferenceKillIT {
             patch.append(",{\"op\":\"replace\",\"path\":\"/lines/").append(i).append("/quantity\",\"value\":2}");
         }
         used.addAll(List.of(new Use(wsA, ref("BIG", 1)), new Use(wsA, ref("BIG", 2))));
+        // and in steps too: a create of 60 lines and 20 parcels (its 20 barcodes taken in its commit), the last one
+        // also the barcode a small order holds
+        var bigBarcodes = new String[PARCELS];
+        for (int j = 0; j < PARCELS; j++) {
+            bigBarcodes[j] = j == PARCELS - 1 ? fold(ref("PB", 1)).toUpperCase(Locale.ROOT) : ref("BP", j);
+            barcodes.add(new Use(wsB, bigBarcodes[j]));
+        }
+        var bigParcels = List.of(
+                CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("bigp0-" + k, wsB, null, products.subList(0, 60), bigBarcodes)), pool),
+                CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                        order("bigp1-" + k, wsB, null, products.subList(0, 60),
+                                java.util.Arrays.copyOf(bigBarcodes, PARCELS - 1))), pool));
         var stepped = List.of(
                 CompletableFuture.supplyAsync(() -> send(first, "PATCH", "/orders/big0-" + k,
                         "application/json-patch+json", patch.append("]").toString()), pool),
@@ -240,6 +274,15 @@ class OrderReferenceKillIT {
                     case 1 -> send(first, "PATCH", "/orders/" + id, "application/merge-patch+json", "{\"reference\":null}");
                     default -> send(first, "DELETE", "/orders/" + id, null, null);
                 }, pool));
+                // its parcel's barcode moved (one in four), and a create colliding with the barcode it held
+                if (n % 4 == 0) {
+                    var barcode = new Use(ws, ref("PM", n));
+                    barcodes.add(barcode);
+                    small.add(CompletableFuture.supplyAsync(() -> send(first, "PATCH", "/orders/" + id,
+                            "application/merge-patch+json", "{" + parcels(barcode.reference()).substring(1) + "}"), pool));
+                    small.add(CompletableFuture.supplyAsync(() -> send(first, "POST", "/orders", "application/json",
+                            order("xp" + n + "-" + k, ws, null, one, fold(ref("PB", n)))), pool));
+                }
                 // a create that collides with a value held now (or about to be released or taken by the write above)
                 var colliding = new Use(ws, n % 4 == 3 ? fold(ref("M", n)) : fold(ref("R", n)).toUpperCase(Locale.ROOT));
                 used.add(colliding);
@@ -277,7 +320,9 @@ class OrderReferenceKillIT {
         assertThat(cutOff.get() - steppedStatuses.stream().filter(status -> status == -1).count())
                 .as("small writes in flight when the process was killed").isPositive();
 
+        bigParcels.forEach(CompletableFuture::join);
         assertOneToOne("after the SIGKILL", 1);
+        assertParcelsOneToOne("after the SIGKILL");
         assertVersionsKept("after the SIGKILL", true);
         assertQuotesWhole("after the SIGKILL");
 
@@ -297,6 +342,20 @@ class OrderReferenceKillIT {
                 .isEqualTo(holders.containsKey(value) ? 409 : 201));
         assertThat(answers.values()).as("the fresh process's creates").contains(201, 409);
         assertOneToOne("after the fresh process took the free references", 0);
+        // every barcode with no sentinel can be taken, every one with a sentinel cannot
+        Map<String, String> parcelHolders = parcelSentinels(settled());
+        var parcelAnswers = new LinkedHashMap<String, Integer>();
+        for (Use use : barcodes) {
+            if (!parcelAnswers.containsKey(use.sentinel())) {
+                parcelAnswers.put(use.sentinel(), send(second, "POST", "/orders", "application/json",
+                        order("afterp" + n++ + "-" + k, use.workspace(), null, one, use.reference())));
+            }
+        }
+        parcelAnswers.forEach((value, status) -> assertThat(status).as("a create with barcode %s, %s", value,
+                parcelHolders.containsKey(value) ? "held by " + parcelHolders.get(value) : "free")
+                .isEqualTo(parcelHolders.containsKey(value) ? 409 : 201));
+        assertThat(parcelAnswers.values()).as("the fresh process's creates with barcodes").contains(201, 409);
+        assertParcelsOneToOne("after the fresh process took the free barcodes");
         assertVersionsKept("after the fresh process took the free references", true);
         // the fresh process restores every deleted quote it can: refused only where a new quote took its number
         for (int j = 0; j < QUOTES; j++) {
@@ -458,6 +517,51 @@ class OrderReferenceKillIT {
                 number).isEqualTo(number));
         live.forEach((pk, number) -> assertThat(numbers.get(number)).as("%s: the sentinel of %s's number %s", when,
                 pk, number).isEqualTo(pk));
+    }
+
+    /**
+     * Parcels' barcodes and their sentinels, read straight from the table, each partition as readers see it: every
+     * committed parcel has the sentinel of its folded barcode in its order's workspace, owned by its item, and every
+     * sentinel of this test's workspaces is owned by a committed parcel with that barcode — none taken by a stepped
+     * write cut off before its commit, none left by a parcel removed or an order deleted.
+     */
+    void assertParcelsOneToOne(String when) {
+        var table = settled();
+        var partitions = new HashMap<String, List<Map<String, AttributeValue>>>();
+        for (var item : table) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith("ORDER#") && pk.endsWith("-" + k)) {
+                partitions.computeIfAbsent(pk, p -> new ArrayList<>()).add(item);
+            }
+        }
+        var held = new HashMap<String, String>();                  // workspace#folded -> parcel pk + " " + sk
+        for (var partition : partitions.entrySet()) {
+            var items = AggregateTxn.committed(ROOT_SK, partition.getValue()).items();
+            var root = items.stream().filter(item -> item.get("sk").s().equals(ROOT_SK)).findFirst().orElse(null);
+            for (var item : items) {
+                if (root != null && item.get("_type") != null && "OrderParcel".equals(item.get("_type").s())) {
+                    String value = root.get("workspaceId").s() + "#" + fold(item.get("barcode").s());
+                    assertThat(held.put(value, partition.getKey() + " " + item.get("sk").s()))
+                            .as("%s: barcode %s held by two parcels", when, value).isNull();
+                }
+            }
+        }
+        Map<String, String> sentinels = parcelSentinels(table);
+        assertThat(held).as("%s: the parcels holding a barcode", when).isNotEmpty();
+        assertThat(sentinels).as("%s: the barcode sentinels and the committed parcels holding them", when)
+                .isEqualTo(held);
+    }
+
+    /** The barcode sentinels of this test's workspaces: {@code workspace#folded value} -> owner's pk + " " + sk. */
+    Map<String, String> parcelSentinels(List<Map<String, AttributeValue>> table) {
+        var holders = new HashMap<String, String>();
+        for (var item : table) {
+            String pk = item.get("pk").s();
+            if (pk.startsWith(PARCEL_SENTINEL + wsA + "#") || pk.startsWith(PARCEL_SENTINEL + wsB + "#")) {
+                holders.put(pk.substring(PARCEL_SENTINEL.length()), item.get("_ownerPk").s() + " " + item.get("_ownerSk").s());
+            }
+        }
+        return holders;
     }
 
     /** The reference sentinels of this test's workspaces: {@code workspace#folded value} -> holder's pk. */
