@@ -67,6 +67,8 @@ final class FeatureWrites {
             // an aggregate's features beside the plain aggregate (Report.baseline: "aggregate, none")
             new Entity("FeatAggPlain", "aggregate, none", "agg-plain"),
             new Entity("FeatAggUnique", "aggregate, `unique` (one value, on the root)", "agg-unique"),
+            new Entity("FeatAggMemberUnique", "aggregate, `unique` on a member (one value per note, two notes)",
+                    "agg-member-unique"),
             new Entity("FeatAggExpiring", "aggregate, `ttl`", "agg-expiring"),
             new Entity("FeatAggHistory", "aggregate, `history: { keep: 5 }`", "agg-history"),
             new Entity("FeatAggSoft", "aggregate, `softDelete: true`", "agg-soft"));
@@ -75,7 +77,7 @@ final class FeatureWrites {
     enum Write {
         CREATE("create: `POST <collection>`"),
         PATCH("merge patch of `name` (no unique value changed)"),
-        PATCH_UNIQUE("merge patch of `email` (the unique value changed)"),
+        PATCH_UNIQUE("merge patch of `email` (the unique value changed; of an aggregate's, one note's `text` too)"),
         DELETE("`DELETE <item>` (soft with `softDelete`, else hard)");
 
         final String label;
@@ -244,7 +246,8 @@ final class FeatureWrites {
         return switch (w) {
             case CREATE -> create(e, "c-" + n);
             case PATCH -> patch(e, "{\"name\":\"name " + n + "\"}");
-            case PATCH_UNIQUE -> patch(e, "{\"email\":\"e" + n + "@feat.example\"}");
+            case PATCH_UNIQUE -> patch(e, "{\"email\":\"e" + n + "@feat.example\"" + (e.aggregate()
+                    ? ",\"notes\":" + notes("t" + n, "two-p-" + e.segment()) : "") + "}");
             case DELETE -> {
                 String id = "d-" + n;
                 send(create(e, id), 201);
@@ -255,9 +258,14 @@ final class FeatureWrites {
 
     private HttpRequest create(Entity e, String id) {
         String body = "{\"id\":\"" + id + "\",\"name\":\"Item " + id + "\",\"email\":\"" + id + "@feat.example\",\"expiresAt\":\""
-                + EXPIRES + "\",\"count\":1" + (e.aggregate() ? ",\"notes\":[{\"tag\":\"a\",\"text\":\"one\"},{\"tag\":\"b\",\"text\":\"two\"}]" : "") + "}";
+                + EXPIRES + "\",\"count\":1" + (e.aggregate() ? ",\"notes\":" + notes("one-" + id, "two-" + id) : "") + "}";
         return HttpRequest.newBuilder(URI.create(app.base() + e.collection())).POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json").build();
+    }
+
+    /** An aggregate's two notes; their texts are each one note's where a member declares them unique. */
+    private static String notes(String a, String b) {
+        return "[{\"tag\":\"a\",\"text\":\"" + a + "\"},{\"tag\":\"b\",\"text\":\"" + b + "\"}]";
     }
 
     private HttpRequest patch(Entity e, String body) {

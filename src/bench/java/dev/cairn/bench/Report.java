@@ -319,8 +319,8 @@ final class Report {
         md.append(throughput(data));
         if (!data.features().isEmpty()) {
             md.append("## What each entity feature costs on a write\n\n")
-                    .append("Six declared entities alike in every field and route but for one feature each "
-                            + "(src/bench/feature-models), written in the same rounds by the same Cairn process, one request at "
+                    .append("Six declared entities, and six aggregates, alike in every field and route but for one feature "
+                            + "each (src/bench/feature-models), an aggregate's beside the plain aggregate's, written in the same rounds by the same Cairn process, one request at "
                             + "a time over one connection, in an order shuffled anew for every cycle of one write per entity. "
                             + "Calls and actions are what DynamoDB Local's engine received (the app answered as many calls "
                             + "unless marked); WCU is what DynamoDB bills for those actions by its published rules: per action "
