@@ -593,12 +593,8 @@ public class DeclaredAggregates {
      */
     public Uni<Versioned> restore(DeclaredAggregate aggregate, String id, Long ifMatch) {
         String what = aggregate.describe(id);
-        return tombstone(aggregate, id).chain(tombstone -> {
+        return tombstone(aggregate, id, ifMatch).chain(tombstone -> {
             long version = AggregateTombstones.versionOf(tombstone);
-            if (ifMatch != null && ifMatch != version) {
-                throw new CairnException(new CairnError.VersionConflict("deleted " + what + " is at version " + version
-                        + ", not " + ifMatch, ifMatch, version, true));
-            }
             Aggregate engine = aggregate.aggregate();
             Map<String, Object> in = DocJson.valid(aggregate.inputFields(),
                     engine.toInput(AggregateTombstones.viewOf(tombstone)), false);
@@ -619,12 +615,8 @@ public class DeclaredAggregates {
     /** Removes a tombstone for good, with the unique values it kept: ONE transaction (one DeleteItem when it kept none). */
     public Uni<Void> purge(DeclaredAggregate aggregate, String id, Long ifMatch) {
         String what = aggregate.describe(id);
-        return tombstone(aggregate, id).chain(tombstone -> {
+        return tombstone(aggregate, id, ifMatch).chain(tombstone -> {
             long version = AggregateTombstones.versionOf(tombstone);
-            if (ifMatch != null && ifMatch != version) {
-                throw new CairnException(new CairnError.VersionConflict("deleted " + what + " is at version " + version
-                        + ", not " + ifMatch, ifMatch, version, true));
-            }
             PrimaryKey key = PrimaryKey.from(tombstone);
             var actions = new java.util.ArrayList<WriteAction>();
             actions.add(WriteAction.delete("deleted " + what, key, WriteAction.Expectation.present(version)));
@@ -647,14 +639,8 @@ public class DeclaredAggregates {
      */
     public Uni<Page<Map<String, Object>>> deleted(DeclaredAggregate aggregate, int limit, String cursor) {
         var query = QuerySpec.on(Tombstones.LISTING, Tombstones.listing(aggregate.name(), null)).descending().limit(limit);
-        if (aggregate.model().access().tenant() != null) {
-            Caller caller = Caller.current();
-            if (!caller.allWorkspaces()) {
-                if (caller.workspaceList().isEmpty()) {
-                    return Uni.createFrom().item(new Page<>(List.of(), null));
-                }
-                query.filter(Condition.in(Tombstones.TENANT, caller.workspaceList().stream().map(AttributeValue::fromS).toList()));
-            }
+        if (aggregate.model().access().tenant() != null && !DeclaredSoftDeletes.callersOnly(query)) {
+            return Uni.createFrom().item(new Page<>(List.of(), null));
         }
         return store.page(query.build(), cursor).map(page -> page.map(item -> deletedView(aggregate, item)));
     }
@@ -670,12 +656,21 @@ public class DeclaredAggregates {
         return out;
     }
 
-    /** The tombstone of a deleted aggregate: 1 GetItem; 404 when there is none or it is not the caller's to see. */
-    private Uni<Map<String, AttributeValue>> tombstone(DeclaredAggregate aggregate, String id) {
+    /**
+     * The tombstone of a deleted aggregate: 1 GetItem; 404 when there is none or it is not the caller's to see, 412 when
+     * {@code ifMatch} (if given) names another version than the one deleted.
+     */
+    private Uni<Map<String, AttributeValue>> tombstone(DeclaredAggregate aggregate, String id, Long ifMatch) {
+        String what = aggregate.describe(id);
         return store.getItem(Tombstones.keyOf(aggregate.aggregate().rootKey(id)), true).map(item -> {
             if (item == null || !AggregateTombstones.isTombstoneOf(item, aggregate.name())
                     || !visible(aggregate, AggregateTombstones.viewOf(item))) {
-                throw EntityService.notFound("deleted " + aggregate.describe(id));
+                throw EntityService.notFound("deleted " + what);
+            }
+            long version = AggregateTombstones.versionOf(item);
+            if (ifMatch != null && ifMatch != version) {
+                throw new CairnException(new CairnError.VersionConflict("deleted " + what + " is at version " + version
+                        + ", not " + ifMatch, ifMatch, version, true));
             }
             return item;
         });

@@ -233,16 +233,26 @@ public class DeclaredSoftDeletes {
                 .descending().limit(limit);
         String tenant = model.access().tenant();
         int tenantAt = tenant == null ? -1 : model.identity().indexOf(tenant);
-        if (tenant != null && !(tenantAt >= 0 && tenantAt < pathIds.size())) {
-            Caller caller = Caller.current();
-            if (!caller.allWorkspaces()) {
-                if (caller.workspaceList().isEmpty()) {
-                    return Uni.createFrom().item(new Page<>(List.of(), null));
-                }
-                query.filter(Condition.in(Tombstones.TENANT, caller.workspaceList().stream().map(AttributeValue::fromS).toList()));
-            }
+        if (tenant != null && !(tenantAt >= 0 && tenantAt < pathIds.size()) && !callersOnly(query)) {
+            return Uni.createFrom().item(new Page<>(List.of(), null));
         }
         return store.page(query.build(), cursor).map(page -> page.map(item -> deletedView(entity, item)));
+    }
+
+    /**
+     * A deleted listing that mixes tenants, kept to the caller's workspaces (a filter on the tombstones' tenant, bound
+     * into the cursor); false when the caller has none, and the page is empty without a call.
+     */
+    static boolean callersOnly(dev.cairn.core.query.QuerySpec.Builder query) {
+        Caller caller = Caller.current();
+        if (caller.allWorkspaces()) {
+            return true;
+        }
+        if (caller.workspaceList().isEmpty()) {
+            return false;
+        }
+        query.filter(Condition.in(Tombstones.TENANT, caller.workspaceList().stream().map(AttributeValue::fromS).toList()));
+        return true;
     }
 
     // --- helpers --------------------------------------------------------------------------------------------------

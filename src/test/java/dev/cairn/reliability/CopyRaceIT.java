@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replaced) or a product (a shop order created, or given a line, whose lines copy their products: the shop exists only
  * as a model file) and, a moment later, C renames that player or product with an eventual cascade. C's cascade, and its settle pass a
  * second later, may run before W's copy exists; only a writer that checks the versions it copied when it commits
- * can keep such a copy from staying old. After the settle window every copy must show its source's current name.
+ * can keep such a copy from staying old. After the settle window every copy must show its source's current name, and
+ * every order (the shop's orders keep their versions, a cascade's rewrite included) has each of its versions once.
  */
 class CopyRaceIT {
 
@@ -179,6 +180,32 @@ class CopyRaceIT {
         }
         // The writer reports what it caught: with renames inside most writes, it must have caught some.
         assertThat(caught).as(GUARD_METRIC).isPositive();
+        // The shop's orders keep their versions: whoever wrote them (W's writes, C's cascade into their lines, either
+        // process's settle pass), each order's versions run from its current one down to 1 without a gap or a twin.
+        int cascaded = 0;
+        for (Round r : done) {
+            if (!r.kind().shop() || r.write().status() >= 300) {
+                continue;
+            }
+            JsonNode items = ok(send(patcher, "GET", "/orders/" + orderId(r.n()) + "/versions?limit=100", null, null))
+                    .path("items");
+            var numbers = new ArrayList<Integer>();
+            for (JsonNode item : items) {
+                numbers.add(item.path("version").asInt());
+                assertThat(item.path("writtenBy").asText()).as("round %d: who wrote version %s", r.n(),
+                        item.path("version")).isNotBlank();
+                if (item.path("writtenBy").asText().equals("cascade:Product/" + r.source())) {
+                    cascaded++;
+                }
+            }
+            var expected = new ArrayList<Integer>();
+            for (int v = numbers.isEmpty() ? 0 : numbers.get(0); v >= 1; v--) {
+                expected.add(v);
+            }
+            assertThat(numbers).as("round %d (%s): the versions of %s", r.n(), r.kind(), orderId(r.n()))
+                    .isNotEmpty().isEqualTo(expected);
+        }
+        System.out.printf("copy race: order versions written by the product's cascade: %d%n", cascaded);
     }
 
     // --- one round ----------------------------------------------------------------------------------------------

@@ -136,6 +136,58 @@ class QuoteSoftDeleteResourceTest {
         given().post("/quotes/{id}/restore", a).then().statusCode(200).body("number", equalTo("N-" + k));
     }
 
+    /** A quote of one line per product, the first line with {@code voucher}. */
+    String quoteWithVoucher(String id, String number, String voucher, List<String> products) {
+        var lines = new ArrayList<String>();
+        for (int i = 0; i < products.size(); i++) {
+            lines.add("{\"productId\":\"" + products.get(i) + "\",\"quantity\":1"
+                    + (i == 0 ? ",\"voucher\":\"" + voucher + "\"" : "") + "}");
+        }
+        return "{\"id\":\"" + id + "\",\"workspaceId\":\"" + ws + "\",\"customerId\":\"c1\",\"number\":\"" + number + "\","
+                + "\"lines\":[" + String.join(",", lines) + "]}";
+    }
+
+    /** The owner (pk and sk) of the voucher's sentinel in this test's workspace, read from the table; null: free. */
+    String voucherHolder(String voucher) {
+        var items = partition("UNIQUE#QuoteLine#voucher#" + ws + "#" + voucher.toLowerCase(java.util.Locale.ROOT));
+        return items.isEmpty() ? null : ((software.amazon.awssdk.services.dynamodb.model.AttributeValue) items.get(0)
+                .get("_ownerPk")).s() + " " + ((software.amazon.awssdk.services.dynamodb.model.AttributeValue) items.get(0)
+                .get("_ownerSk")).s();
+    }
+
+    @Test
+    void aLinesVoucherIsKeptByTheWithdrawnQuoteUntilItIsPurgedAndTakenBackByItsRestore() {
+        String p = product("Kettle");
+        String q = product("Toaster");
+        String a = "qv-" + k;
+        String b = "qw-" + k;
+        given().contentType(ContentType.JSON).body(quoteWithVoucher(a, "V-" + k, "VOUCH-" + k, List.of(p, q)))
+                .post("/quotes").then().statusCode(201).body("lines.find { it.product.id == '" + p + "' }.voucher",
+                        equalTo("VOUCH-" + k));
+        String line = voucherHolder("VOUCH-" + k);
+        assertThat(line).startsWith("QUOTE#" + a + " LINE#");
+        // another quote's line, in another case: refused whole, naming the constraint
+        given().contentType(ContentType.JSON).body(quoteWithVoucher(b, "W-" + k, "vouch-" + k, List.of(q)))
+                .post("/quotes").then().statusCode(409).body("code", equalTo("UniqueViolation"))
+                .body("constraint", equalTo("voucher"));
+        assertThat(partition("QUOTE#" + b)).isEmpty();
+        // withdrawn, the quote keeps it (softDelete: keep): its tombstone holds it, so it is still taken
+        given().delete("/quotes/{id}", a).then().statusCode(204);
+        assertThat(voucherHolder("VOUCH-" + k)).isEqualTo("~DELETED#QUOTE#" + a + " HEAD");
+        given().contentType(ContentType.JSON).body(quoteWithVoucher(b, "W-" + k, "vouch-" + k, List.of(q)))
+                .post("/quotes").then().statusCode(409).body("constraint", equalTo("voucher"));
+        // a restore takes it back for its line
+        given().post("/quotes/{id}/restore", a).then().statusCode(200);
+        assertThat(voucherHolder("VOUCH-" + k)).isEqualTo(line);
+        // withdrawn again and purged: free for good, and another quote's line takes it
+        given().delete("/quotes/{id}", a).then().statusCode(204);
+        given().delete("/quotes/deleted/{id}", a).then().statusCode(204);
+        assertThat(voucherHolder("VOUCH-" + k)).isNull();
+        given().contentType(ContentType.JSON).body(quoteWithVoucher(b, "W-" + k, "vouch-" + k, List.of(q)))
+                .post("/quotes").then().statusCode(201);
+        assertThat(voucherHolder("VOUCH-" + k)).startsWith("QUOTE#" + b + " LINE#");
+    }
+
     @Test
     void anIdTakenMeanwhileRefusesTheRestoreAndAWaitingTombstoneRefusesTheNextDeleteUntilItIsPurged() {
         String p = product("Kettle");
