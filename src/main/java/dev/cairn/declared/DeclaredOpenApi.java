@@ -149,7 +149,9 @@ public final class DeclaredOpenApi {
         schema.addExtension("x-cairn-unique", rules);
         String said = "Unique: " + String.join("; ", constraints.stream()
                 .map(dev.cairn.core.model.UniqueModel::describe).toList()) + ".";
-        schema.description(schema.getDescription() == null ? said : schema.getDescription() + " " + said);
+        String described = schema.getDescription();
+        schema.description(described == null ? said
+                : described + (described.endsWith(".") ? " " : ". ") + said);
     }
 
     private static void addEntity(OpenAPI openAPI, DomainModel domain, EntityModel entity, boolean cascades) {
