@@ -184,28 +184,109 @@ class CopyRaceIT {
         // process's settle pass), each order's versions run from its current one down to 1 without a gap or a twin.
         int cascaded = 0;
         for (Round r : done) {
-            if (!r.kind().shop() || r.write().status() >= 300) {
-                continue;
+            if (r.kind().shop() && r.write().status() < 300) {
+                cascaded += versionsOnce(orderId(r.n()), r.source()).size();
             }
-            JsonNode items = ok(send(patcher, "GET", "/orders/" + orderId(r.n()) + "/versions?limit=100", null, null))
-                    .path("items");
-            var numbers = new ArrayList<Integer>();
-            for (JsonNode item : items) {
-                numbers.add(item.path("version").asInt());
-                assertThat(item.path("writtenBy").asText()).as("round %d: who wrote version %s", r.n(),
-                        item.path("version")).isNotBlank();
-                if (item.path("writtenBy").asText().equals("cascade:Product/" + r.source())) {
-                    cascaded++;
-                }
-            }
-            var expected = new ArrayList<Integer>();
-            for (int v = numbers.isEmpty() ? 0 : numbers.get(0); v >= 1; v--) {
-                expected.add(v);
-            }
-            assertThat(numbers).as("round %d (%s): the versions of %s", r.n(), r.kind(), orderId(r.n()))
-                    .isNotEmpty().isEqualTo(expected);
         }
         System.out.printf("copy race: order versions written by the product's cascade: %d%n", cascaded);
+    }
+
+    /**
+     * A product's eventual cascade into orders that keep their versions, on C, while W changes the same orders: the
+     * cascade reads each order and writes its copy checked at the version read, with the version it replaces kept, and
+     * W's changes are checked at theirs. Whichever commits first, the other reads again: no version is lost, twice, or
+     * out of order, and every order ends with the product's last name.
+     */
+    @Test
+    void aProductsCascadeIntoOrdersRacingTheirChangesOnAnotherReplicaKeepsEachVersionOnce() throws Exception {
+        String product = "pv-" + k;
+        created(patcher, "/products", "{\"id\":\"" + product + "\",\"name\":\"Original\",\"brand\":\"race\",\"price\":10}");
+        created(patcher, "/products", "{\"id\":\"" + fillerProduct() + "\",\"name\":\"Filler\",\"brand\":\"race\",\"price\":1}");
+        int orders = 6;
+        all(IntStream.range(0, orders).mapToObj(n -> (Runnable) () -> created(patcher, "/orders",
+                order(n, List.of(product, fillerProduct())))).toList());
+        slowWrites.latency(Duration.ofMillis(50), Duration.ofMillis(400), "TransactWriteItems", "PutItem", "UpdateItem");
+        // W: five changes of each order's quantities, one after another per order, all orders at once
+        var changes = new ArrayList<CompletableFuture<List<Integer>>>();
+        for (int n = 0; n < orders; n++) {
+            int order = n;
+            changes.add(CompletableFuture.supplyAsync(() -> {
+                var statuses = new ArrayList<Integer>();
+                for (int q = 2; q <= 6; q++) {
+                    statuses.add(send(writer, "PATCH", "/orders/" + orderId(order), "application/merge-patch+json",
+                            "{\"lines\":[{\"productId\":\"" + product + "\",\"quantity\":" + q + "},{\"productId\":\""
+                                    + fillerProduct() + "\",\"quantity\":1}]}").status());
+                }
+                return statuses;
+            }, pool));
+        }
+        // C: three renames while they run, each cascading into every order
+        for (int r = 1; r <= 3; r++) {
+            sleep(250);
+            Answer renamed = send(patcher, "PATCH", "/products/" + product + "?cascade=eventual",
+                    "application/merge-patch+json", "{\"name\":\"Renamed" + r + "\"}");
+            assertThat(renamed.status()).as("rename %d: %s", r, renamed.body()).isIn(200, 202);
+        }
+        var statuses = changes.stream().map(CompletableFuture::join).flatMap(List::stream).toList();
+        slowWrites.reset();
+        // a change that met the cascade's commit is a documented retryable answer; most go through
+        assertThat(statuses).as("the changes' answers").contains(200).allMatch(status -> status == 200 || status == 409
+                || status == 503);
+        Eventually.within(SETTLE.plus(POLL).plusSeconds(10), () -> {
+            for (int n = 0; n < orders; n++) {
+                JsonNode lines = ok(send(patcher, "GET", "/orders/" + orderId(n), null, null)).path("lines");
+                assertThat(copyName(lines, product)).as("the copy in %s", orderId(n)).isEqualTo("Renamed3");
+            }
+        });
+        int cascaded = 0;
+        for (int n = 0; n < orders; n++) {
+            var byCascade = versionsOnce(orderId(n), product);
+            cascaded += byCascade.size();
+            // a version the cascade wrote holds a new name of the product, never the one it replaced
+            for (JsonNode version : byCascade) {
+                assertThat(copyName(version.path("item").path("lines"), product))
+                        .as("%s's version %s, written by the cascade", orderId(n), version.path("version"))
+                        .isIn("Renamed1", "Renamed2", "Renamed3");
+            }
+        }
+        System.out.printf("cascade race: %d orders, changes answered %s, versions written by the cascade: %d%n", orders,
+                statuses.stream().collect(java.util.stream.Collectors.groupingBy(s -> s, TreeMap::new,
+                        java.util.stream.Collectors.counting())), cascaded);
+        assertThat(cascaded).as("versions the cascade wrote (it rewrote orders W was changing)").isPositive();
+    }
+
+    /** The name the copy of {@code product} in an order's lines holds. */
+    static String copyName(JsonNode lines, String product) {
+        for (JsonNode line : lines) {
+            if (line.path("product").path("id").asText().equals(product)) {
+                return line.path("product").path("name").asText();
+            }
+        }
+        throw new AssertionError("no line of " + product + " in " + lines);
+    }
+
+    /**
+     * An order's versions, read through C: from its current one down to 1, each once, each naming who wrote it. Returns
+     * the ones {@code product}'s cascade wrote.
+     */
+    List<JsonNode> versionsOnce(String order, String product) {
+        JsonNode items = ok(send(patcher, "GET", "/orders/" + order + "/versions?limit=100", null, null)).path("items");
+        var numbers = new ArrayList<Integer>();
+        var byCascade = new ArrayList<JsonNode>();
+        for (JsonNode item : items) {
+            numbers.add(item.path("version").asInt());
+            String writer = item.path("writtenBy").asText();
+            assertThat(writer).as("%s: who wrote version %s", order, item.path("version")).isNotBlank();
+            if (writer.equals("cascade:Product/" + product)) {
+                byCascade.add(item);
+            }
+        }
+        var expected = new ArrayList<Integer>();
+        for (int v = numbers.isEmpty() ? 0 : numbers.get(0); v >= 1; v--) {
+            expected.add(v);
+        }
+        assertThat(numbers).as("the versions of %s", order).isNotEmpty().isEqualTo(expected);
+        return byCascade;
     }
 
     // --- one round ----------------------------------------------------------------------------------------------
