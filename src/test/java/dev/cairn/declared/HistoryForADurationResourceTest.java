@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 /**
- * History kept for a duration ({@code history: { for: <duration> }}), on an entity (the library's authors: a year) and on
+ * History kept for a duration ({@code history: { for: <duration> }}), on an entity (the shop's categories: a year) and on
  * an aggregate (the shop's quotes: 30 days): each version a write replaces is kept with DynamoDB's TTL attribute set to
  * its retention's end, and from that instant on it is gone from {@code …/versions} and {@code …/versions/{n}} at once,
  * though DynamoDB has not removed it yet. The tests move the application's clock.
@@ -66,19 +66,20 @@ class HistoryForADurationResourceTest {
     }
 
     @Test
-    void anAuthorsVersionsAreKeptAYearEachAndHiddenOnceTheirYearIsOverBeforeDynamoDbRemovesThem() {
+    void aCategorysVersionsAreKeptAYearEachAndHiddenOnceTheirYearIsOverBeforeDynamoDbRemovesThem() {
         String id = "ha-" + k;
         Instant start = clock.instant();
-        given().contentType(ContentType.JSON).body("{\"authorId\":\"" + id + "\",\"name\":\"Ursula\"}").post("/authors")
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + id + "\",\"name\":\"Garden\"}").post("/categories")
                 .then().statusCode(201);
-        given().contentType(MERGE).body("{\"name\":\"Ursula K.\"}").patch("/authors/{id}", id).then().statusCode(200);
+        given().contentType(MERGE).body("{\"name\":\"Garden tools\"}").patch("/categories/{id}", id).then().statusCode(200);
         clock.advance(Duration.ofDays(200));
         Instant later = clock.instant();
-        given().contentType(MERGE).body("{\"name\":\"Ursula K. Le Guin\"}").patch("/authors/{id}", id).then().statusCode(200);
-        String path = "/authors/" + id + "/versions";
+        given().contentType(MERGE).body("{\"name\":\"Garden and patio\"}").patch("/categories/{id}", id).then()
+                .statusCode(200);
+        String path = "/categories/" + id + "/versions";
         assertThat(versions(path)).containsExactly(3, 2, 1);
         // each kept version's TTL is the end of its year, from the write that replaced it
-        Map<Long, Long> stored = stored("AUTHOR#" + id, "~VERSION#");
+        Map<Long, Long> stored = stored("CAT#" + id, "~VERSION#");
         assertThat(stored).containsOnlyKeys(1L, 2L);
         assertThat(stored.get(1L)).isBetween(start.plus(Duration.ofDays(365)).getEpochSecond() - 2,
                 start.plus(Duration.ofDays(365)).getEpochSecond() + 2);
@@ -88,9 +89,9 @@ class HistoryForADurationResourceTest {
         clock.advance(Duration.ofDays(166));
         assertThat(versions(path)).containsExactly(3, 2);
         given().get(path + "/{n}", 1).then().statusCode(404).body("code", equalTo("NotFound"));
-        given().get(path + "/{n}", 2).then().statusCode(200).body("item.name", equalTo("Ursula K."));
-        assertThat(stored("AUTHOR#" + id, "~VERSION#")).containsOnlyKeys(1L, 2L);
-        // and a year after the second: only the author as it is
+        given().get(path + "/{n}", 2).then().statusCode(200).body("item.name", equalTo("Garden tools"));
+        assertThat(stored("CAT#" + id, "~VERSION#")).containsOnlyKeys(1L, 2L);
+        // and a year after the second: only the category as it is
         clock.advance(Duration.ofDays(200));
         assertThat(versions(path)).containsExactly(3);
         given().get(path + "/{n}", 2).then().statusCode(404);
