@@ -136,8 +136,10 @@ final class AggregatePatterns {
         String words = ModelReader.words(model.name());
         String writes = "written in the commit of the " + words + "'s write: a create puts it (+1 Put, condition "
                 + "attribute_not_exists(pk) or its own), a change of the value moves it (+1 Delete, +1 Put; a value "
-                + "passed between two members is ONE Put), a delete removes it (+1 Delete); a write that leaves the value "
-                + "as it is costs nothing more";
+                + "passed between two members is ONE Put), a delete removes it (+1 Delete"
+                + (model.softDelete() ? "; a soft delete passes a value its constraint keeps to the tombstone, +1 Put, "
+                + "a restore takes it back and a purge gives it up" : "") + "); a write that leaves the value as it is "
+                + "costs nothing more";
         for (var unique : model.unique()) {
             out.add(AccessPattern.getItem("The sentinel that keeps a " + words + "'s " + String.join(" + ",
                             unique.fields()) + " unique (" + unique.describe() + "): never read by the API, " + writes,
@@ -145,22 +147,36 @@ final class AggregatePatterns {
                             + model.path() + " (unique " + unique.name() + ")", table,
                     unique.sentinel(model.name(), sample(unique.allFields(), demo, Map.of())).orElseThrow()));
         }
-        for (AggregateModel.Child child : model.root().children()) {
-            if (child.node() == null || child.node().unique().isEmpty()) {
+        memberUniquePatterns(model, model.root(), demo, demo, "", writes, table, out, new java.util.HashSet<>());
+    }
+
+    /** Each member's constraints, at any depth; a member's demo values where the demo data holds one, else "example". */
+    @SuppressWarnings("unchecked")
+    private static void memberUniquePatterns(AggregateModel model, AggregateModel.Node node, Map<String, Object> at,
+                                             Map<String, Object> demo, String path, String writes, String table,
+                                             List<AccessPattern> out, java.util.Set<AggregateModel.Node> seen) {
+        if (!seen.add(node)) {
+            return;
+        }
+        String words = ModelReader.words(model.name());
+        for (AggregateModel.Child child : node.children()) {
+            if (child.node() == null) {
                 continue;
             }
-            Object value = demo.get(child.name());
+            Object value = at.get(child.name());
             Map<String, Object> member = value instanceof Map<?, ?> map ? (Map<String, Object>) map
                     : value instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map<?, ?> first
                     ? (Map<String, Object>) first : Map.of();
+            String name = path + child.name();
             for (var unique : child.node().unique()) {
-                out.add(AccessPattern.getItem("The sentinel that keeps a " + words + " " + child.name() + " member's "
+                out.add(AccessPattern.getItem("The sentinel that keeps a " + words + " " + name + " member's "
                                 + String.join(" + ", unique.fields()) + " unique across every " + words + " ("
                                 + unique.describe() + "), owned by the member's item: never read by the API, " + writes,
                         "POST " + model.path().substring(0, model.path().lastIndexOf('/')) + ", PUT|PATCH|DELETE "
                                 + model.path() + " (unique " + child.node().type() + " " + unique.name() + ")", table,
                         unique.sentinel(child.node().type(), sample(unique.allFields(), member, demo)).orElseThrow()));
             }
+            memberUniquePatterns(model, child.node(), member, demo, name + ".", writes, table, out, seen);
         }
     }
 

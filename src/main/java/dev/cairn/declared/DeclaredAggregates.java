@@ -85,7 +85,7 @@ public class DeclaredAggregates {
 
     /** ONE strongly consistent Query of the partition (a larger one in parallel ranges); 404 when absent. */
     public Uni<Versioned> find(DeclaredAggregate aggregate, String id) {
-        return aggregates.read(aggregate.aggregate(), id)
+        return hidingDamaged(aggregate, id, aggregates.read(aggregate.aggregate(), id))
                 .onItem().ifNull().failWith(() -> EntityService.notFound(aggregate.describe(id)))
                 .invoke(s -> requireVisible(aggregate, id, s.assembled().view()))
                 .map(s -> shown(aggregate, s.assembled().view(), s.assembled().version(), s.assembled().createdAt(),
@@ -166,7 +166,21 @@ public class DeclaredAggregates {
 
     /** The aggregate as its GET reads it, or null where there is none (deleted; versions may outlive it). */
     private Uni<Snapshot> live(DeclaredAggregate aggregate, String id) {
-        return aggregates.read(aggregate.aggregate(), id).map(s -> s == null || s.assembled() == null ? null : s);
+        return hidingDamaged(aggregate, id, aggregates.read(aggregate.aggregate(), id))
+                .map(s -> s == null || s.assembled() == null ? null : s);
+    }
+
+    /**
+     * A partition that does not form the aggregate has no tenant anyone can confirm: to a caller scoped to some
+     * workspaces it answers as a missing one (404), never as the 409 AggregateAssemblyError that would tell it exists;
+     * a caller of every workspace (who alone may DELETE it, the way out) gets the 409.
+     */
+    private static <T> Uni<T> hidingDamaged(DeclaredAggregate aggregate, String id, Uni<T> read) {
+        if (aggregate.model().access().tenant() == null || Caller.current().allWorkspaces()) {
+            return read;
+        }
+        return read.onFailure(e -> CairnException.is(e, CairnError.AggregateAssemblyError.class))
+                .transform(e -> EntityService.notFound(aggregate.describe(id)));
     }
 
     private static Map<String, Object> liveView(DeclaredAggregate aggregate, Snapshot live, String what) {
@@ -187,7 +201,8 @@ public class DeclaredAggregates {
     /** A snapshot as the API shows it; one of a tenant the caller may not see is as absent as the aggregate. */
     private static Map<String, Object> snapshotView(DeclaredAggregate aggregate, Map<String, AttributeValue> snapshot,
                                                     String what) {
-        Map<String, Object> item = AggregateVersions.shownOf(snapshot);
+        // a version kept before a list was declared shows it empty, as the aggregate's answer always holds it
+        Map<String, Object> item = withLists(aggregate.model().root(), AggregateVersions.shownOf(snapshot), true);
         if (!visible(aggregate, item)) {
             throw EntityService.notFound(what);
         }
@@ -414,6 +429,7 @@ public class DeclaredAggregates {
                     Instant createdAt = restoring == null ? now : restoring.createdAt();
                     Map<String, Object> view = engine.hydrate(in, resolved.copies());
                     Items items = engine.decompose(view, versions(resolved.copies()), first, createdAt, now);
+                    requireHoldable(aggregate, items);
                     Plan plan = AggregateWrites.create(engine, items, now).guardedBy(resolved.sourceGuards());
                     plan = withHistory(aggregate, plan, null, view, first, createdAt, now, writer, null);
                     var more = new java.util.ArrayList<WriteAction>();
@@ -506,6 +522,7 @@ public class DeclaredAggregates {
                         current.createdAt(), current.updatedAt());
                 Items after = engine.decompose(view, versions(resolved.copies()), current.version() + 1,
                         current.createdAt(), now);
+                requireHoldable(aggregate, after);
                 var changes = Aggregate.diff(before, after);
                 if (changes.isEmpty()) {
                     // Nothing changed: no write, and the version (the ETag) stays.
@@ -648,7 +665,8 @@ public class DeclaredAggregates {
     /** A deleted aggregate as its listing answers it: the aggregate as it was, who deleted it when, and its version. */
     private static Map<String, Object> deletedView(DeclaredAggregate aggregate, Map<String, AttributeValue> tombstone) {
         var out = new LinkedHashMap<String, Object>();
-        out.put("item", shown(aggregate, AggregateTombstones.viewOf(tombstone), AggregateTombstones.versionOf(tombstone),
+        out.put("item", shown(aggregate, withLists(aggregate.model().root(), AggregateTombstones.viewOf(tombstone), true),
+                AggregateTombstones.versionOf(tombstone),
                 AggregateTombstones.createdAt(tombstone), AggregateTombstones.updatedAt(tombstone)).view());
         out.put("deletedAt", tombstone.get(Tombstones.DELETED_AT).s());
         out.put("deletedBy", tombstone.get(Tombstones.DELETED_BY).s());
@@ -749,20 +767,29 @@ public class DeclaredAggregates {
     }
 
     /** An input with every optional list it leaves out given as empty (at any depth): the engine reads lists whole. */
-    @SuppressWarnings("unchecked")
     static Map<String, Object> withLists(AggregateModel.Node node, Map<String, Object> in) {
+        return withLists(node, in, false);
+    }
+
+    /**
+     * The same, for every list ({@code all}): a view kept whole before a list was declared (a version, a tombstone)
+     * answers it empty, as the aggregate's answer always holds its lists.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> withLists(AggregateModel.Node node, Map<String, Object> in, boolean all) {
         Map<String, Object> out = in;
         for (AggregateModel.Child child : node.children()) {
             Object value = in.get(child.name());
             Object filled = value;
-            if (child.kind() == AggregateModel.Kind.MANY && value == null && child.optional()) {
+            if (child.kind() == AggregateModel.Kind.MANY && value == null && (all ? !in.containsKey(child.name())
+                    : child.optional())) {
                 filled = List.of();
             } else if (child.kind() == AggregateModel.Kind.MANY && value instanceof List<?> list) {
                 filled = list.stream().map(e -> e instanceof Map<?, ?> m
-                        ? withLists(child.node(), (Map<String, Object>) m) : e).toList();
+                        ? withLists(child.node(), (Map<String, Object>) m, all) : e).toList();
             } else if ((child.kind() == AggregateModel.Kind.ONE || child.kind() == AggregateModel.Kind.PART)
                     && value instanceof Map<?, ?> map) {
-                filled = withLists(child.node(), (Map<String, Object>) map);
+                filled = withLists(child.node(), (Map<String, Object>) map, all);
             }
             if (filled != value && !filled.equals(value)) {
                 if (out == in) {
@@ -808,9 +835,24 @@ public class DeclaredAggregates {
                 : UniqueSentinels.actions(aggregate.name(), unique, plan.rootKey(), before, after, now);
     }
 
+    /**
+     * An aggregate may hold no more members' unique values than its delete can move in ONE commit with its root's
+     * values, its tombstone, its last version and its tail: refused before anything is sent (422), never a live
+     * aggregate that could not be deleted.
+     */
+    private static void requireHoldable(DeclaredAggregate aggregate, Items items) {
+        if (!aggregate.memberUnique().isEmpty()) {
+            MemberSentinels.requireHoldable(aggregate.name(), aggregate.memberUnique(), items,
+                    AggregateWrites.MAX_ALONGSIDE - DELETE_COMMIT_ACTIONS - aggregate.model().unique().size());
+        }
+    }
+
+    /** What a delete's commit holds beside the values: a tombstone, the version deleted, the one out of a window, the tail. */
+    static final int DELETE_COMMIT_ACTIONS = 4;
+
     private Uni<Snapshot> readForWrite(DeclaredAggregate aggregate, String id, Long ifMatch) {
         String what = aggregate.describe(id);
-        return aggregates.readForWrite(aggregate.aggregate(), id)
+        return hidingDamaged(aggregate, id, aggregates.readForWrite(aggregate.aggregate(), id))
                 .onItem().ifNull().failWith(() -> EntityService.notFound(what))
                 .invoke(snapshot -> {
                     if (snapshot.assembled() == null) {

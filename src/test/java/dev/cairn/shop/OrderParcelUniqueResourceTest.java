@@ -217,4 +217,56 @@ class OrderParcelUniqueResourceTest {
         assertThat(partition(a)).isEmpty();
         assertThat(holder(ws, "DMG-" + k)).isNull();
     }
+
+    @Test
+    void aStoredTwinOfAValueIsGivenUpByTheWritesThatLeaveItAndNeverBlocksTheOrder() {
+        String p = product();
+        String a = "pt-" + k;
+        given().contentType(ContentType.JSON).body(orderJson(a, ws, List.of(p), "TW1-" + k, "TW2-" + k)).post("/orders")
+                .then().statusCode(201);
+        String first = parcel(a, 1);
+        // the second parcel made to hold the first's value behind the service's back (stored before the constraint was
+        // declared, or folded otherwise since): the order still reads, and every write goes on
+        String second = parcel(a, 2).substring(parcel(a, 2).indexOf(' ') + 1);
+        client.updateItem(r -> r.tableName(store.table()).key(PrimaryKey.of("ORDER#" + a, second).toAttributes())
+                .updateExpression("SET barcode = :b").expressionAttributeValues(Map.of(":b", AttributeValue.fromS("tw1-" + k))))
+                .join();
+        given().get("/orders/{id}", a).then().statusCode(200);
+        given().contentType("application/merge-patch+json").body("{\"status\":\"paid\"}").patch("/orders/{id}", a)
+                .then().statusCode(200);
+        assertThat(holder(ws, "TW1-" + k)).isEqualTo(first);
+        // a write that gives the value to a third parcel is refused: the twin may stay as it was, not spread
+        given().contentType("application/merge-patch+json")
+                .body("{\"parcels\":[{\"no\":1,\"barcode\":\"TW1-" + k + "\"},{\"no\":2,\"barcode\":\"tw1-" + k
+                        + "\"},{\"no\":3,\"barcode\":\"Tw1-" + k + "\"}]}")
+                .patch("/orders/{id}", a).then().statusCode(409).body("code", equalTo("UniqueViolation"));
+        // a write that leaves the twin out passes the value to the parcel that keeps it
+        given().contentType("application/merge-patch+json").body("{\"parcels\":[{\"no\":2,\"barcode\":\"tw1-" + k + "\"}]}")
+                .patch("/orders/{id}", a).then().statusCode(200);
+        // the value passed to the parcel that keeps it, whichever held it
+        assertThat(holder(ws, "TW1-" + k)).isEqualTo("ORDER#" + a + " " + second);
+        given().delete("/orders/{id}", a).then().statusCode(204);
+        assertThat(holder(ws, "TW1-" + k)).isNull();
+    }
+
+    @Test
+    void aVersionKeptBeforeTheParcelsWereDeclaredAnswersThemEmpty() {
+        String p = product();
+        String a = "pv-" + k;
+        given().contentType(ContentType.JSON).body(orderJson(a, ws, List.of(p))).post("/orders").then().statusCode(201);
+        given().contentType("application/merge-patch+json").body("{\"status\":\"paid\"}").patch("/orders/{id}", a)
+                .then().statusCode(200);
+        // version 1's snapshot as one kept before parcels existed: its view has no parcels at all
+        var key = PrimaryKey.of("~VERSION#ORDER#" + a, String.format("%019d", 1));
+        var stored = client.getItem(r -> r.tableName(store.table()).key(key.toAttributes()).consistentRead(true)).join().item();
+        String json = stored.get("_json").s();
+        assertThat(json).contains("\"parcels\":[]");
+        client.updateItem(r -> r.tableName(store.table()).key(key.toAttributes()).updateExpression("SET #j = :j")
+                .expressionAttributeNames(Map.of("#j", "_json"))
+                .expressionAttributeValues(Map.of(":j", AttributeValue.fromS(json.replace(",\"parcels\":[]", "")
+                        .replace("\"parcels\":[],", ""))))).join();
+        given().get("/orders/{id}/versions/{n}", a, 1).then().statusCode(200).body("item.parcels.size()", equalTo(0))
+                .body("item.status", equalTo("placed"));
+        given().get("/orders/{id}/versions", a).then().statusCode(200).body("items[1].item.parcels.size()", equalTo(0));
+    }
 }

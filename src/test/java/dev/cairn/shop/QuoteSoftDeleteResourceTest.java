@@ -188,6 +188,46 @@ class QuoteSoftDeleteResourceTest {
         assertThat(voucherHolder("VOUCH-" + k)).startsWith("QUOTE#" + b + " LINE#");
     }
 
+    /** A quote of one line per product, each line with its own voucher. */
+    String quoteAllVouchered(String id, String number, List<String> products) {
+        var lines = new ArrayList<String>();
+        for (int i = 0; i < products.size(); i++) {
+            lines.add("{\"productId\":\"" + products.get(i) + "\",\"quantity\":1,\"voucher\":\"V" + i + "-" + id + "\"}");
+        }
+        return "{\"id\":\"" + id + "\",\"workspaceId\":\"" + ws + "\",\"customerId\":\"c1\",\"number\":\"" + number + "\","
+                + "\"lines\":[" + String.join(",", lines) + "]}";
+    }
+
+    @Test
+    void aQuoteHoldsNoMoreVouchersThanItsWithdrawalKeepsInOneCommitSoEveryQuoteWrittenCanBeWithdrawn() {
+        var products = new ArrayList<String>();
+        for (int i = 0; i < 94; i++) {
+            products.add(product("Item " + i));
+        }
+        String big = "qb-" + k;
+        // 94 vouchers, the number's sentinel, the tombstone, the version deleted and the tail: more than one commit holds
+        given().contentType(ContentType.JSON).body(quoteAllVouchered(big, "B-" + k, products)).post("/quotes").then()
+                .statusCode(422).body("code", equalTo("AggregateTransactionOverflow")).body("group", equalTo("unique values"))
+                .body("limit", equalTo(93));
+        assertThat(partition("QUOTE#" + big)).isEmpty();
+        // 93 are written, and withdrawn, restored, withdrawn and purged whole
+        given().contentType(ContentType.JSON).body(quoteAllVouchered(big, "B-" + k, products.subList(0, 93)))
+                .post("/quotes").then().statusCode(201);
+        assertThat(voucherHolder("V92-" + big)).startsWith("QUOTE#" + big + " LINE#");
+        // a change that would give it a 94th is refused as the create was, the quote as it was
+        given().contentType("application/json-patch+json").body("[{\"op\":\"add\",\"path\":\"/lines/-\",\"value\":"
+                + "{\"productId\":\"" + products.get(93) + "\",\"quantity\":1,\"voucher\":\"V93-" + big + "\"}}]")
+                .patch("/quotes/{id}", big).then().statusCode(422).body("code", equalTo("AggregateTransactionOverflow"));
+        given().delete("/quotes/{id}", big).then().statusCode(204);
+        assertThat(voucherHolder("V92-" + big)).isEqualTo("~DELETED#QUOTE#" + big + " HEAD");
+        given().post("/quotes/{id}/restore", big).then().statusCode(200).body("lines.size()", equalTo(93));
+        assertThat(voucherHolder("V0-" + big)).startsWith("QUOTE#" + big + " LINE#");
+        given().delete("/quotes/{id}", big).then().statusCode(204);
+        given().delete("/quotes/deleted/{id}", big).then().statusCode(204);
+        assertThat(voucherHolder("V0-" + big)).isNull();
+        assertThat(voucherHolder("V92-" + big)).isNull();
+    }
+
     @Test
     void anIdTakenMeanwhileRefusesTheRestoreAndAWaitingTombstoneRefusesTheNextDeleteUntilItIsPurged() {
         String p = product("Kettle");

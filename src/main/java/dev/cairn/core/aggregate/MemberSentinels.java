@@ -45,21 +45,32 @@ public final class MemberSentinels {
         if (byType.isEmpty()) {
             return List.of();
         }
-        Map<PrimaryKey, Hold> was = byKey(holds(byType, before));
-        Map<PrimaryKey, Hold> next = byKey(holds(byType, after));
+        // the state written must hold each value once; the state read may not (values stored before the constraint was
+        // declared, or folded otherwise since): it is only given up or passed on, by whichever of its holders owns it
+        Map<PrimaryKey, List<Hold>> was = byKeyAll(holds(byType, before));
+        Map<PrimaryKey, List<Hold>> next = byKeyAll(holds(byType, after));
         var out = new ArrayList<WriteAction>();
-        for (Hold hold : next.values()) {
-            Hold old = was.get(hold.key());
-            if (old != null && old.owner().equals(hold.owner())) {
+        for (List<Hold> holders : next.values()) {
+            Hold hold = holders.get(0);
+            List<Hold> old = was.get(hold.key());
+            if (holders.size() > 1) {
+                // two members holding one value: the write's own violation, unless it leaves a twin stored before as it was
+                if (old == null || !owners(old).containsAll(owners(holders))) {
+                    throw violation(hold);
+                }
+                continue;
+            }
+            if (old != null && old.size() == 1 && old.get(0).owner().equals(hold.owner())) {
                 continue;
             }
             UniqueSentinels.requireComparable(hold.constraint(), hold.values());
             out.add(old == null ? UniqueSentinels.take(hold.type(), hold.constraint(), hold.key(), hold.owner(), now)
-                    : UniqueSentinels.transfer(hold.type(), hold.constraint(), hold.key(), old.owner(), hold.owner(), now));
+                    : UniqueSentinels.transfer(hold.type(), hold.constraint(), hold.key(), owners(old), hold.owner(), now));
         }
-        for (Hold old : was.values()) {
-            if (!next.containsKey(old.key())) {
-                out.add(UniqueSentinels.release(old.type(), old.constraint(), old.key(), old.owner()));
+        for (List<Hold> old : was.values()) {
+            Hold first = old.get(0);
+            if (!next.containsKey(first.key())) {
+                out.add(UniqueSentinels.release(first.type(), first.constraint(), first.key(), owners(old)));
             }
         }
         return out;
@@ -69,9 +80,11 @@ public final class MemberSentinels {
     public static List<WriteAction> softDeleted(Map<String, List<UniqueModel>> byType, Items items, PrimaryKey tombstone,
                                                 Instant now) {
         var out = new ArrayList<WriteAction>();
-        for (Hold hold : byKey(holds(byType, items)).values()) {
-            out.addAll(UniqueSentinels.softDeleted(hold.type(), List.of(hold.constraint()), hold.owner(), tombstone,
-                    hold.values(), now));
+        for (List<Hold> holders : byKeyAll(holds(byType, items)).values()) {
+            Hold hold = holders.get(0);
+            out.add(hold.constraint().softDelete() == UniqueModel.SoftDelete.RELEASE
+                    ? UniqueSentinels.release(hold.type(), hold.constraint(), hold.key(), owners(holders))
+                    : UniqueSentinels.transfer(hold.type(), hold.constraint(), hold.key(), owners(holders), tombstone, now));
         }
         return out;
     }
@@ -90,7 +103,8 @@ public final class MemberSentinels {
     /** A purge of the tombstone: the values it kept given up. */
     public static List<WriteAction> purged(Map<String, List<UniqueModel>> byType, Items items, PrimaryKey tombstone) {
         var out = new ArrayList<WriteAction>();
-        for (Hold hold : byKey(holds(byType, items)).values()) {
+        for (List<Hold> holders : byKeyAll(holds(byType, items)).values()) {
+            Hold hold = holders.get(0);
             out.addAll(UniqueSentinels.purged(hold.type(), List.of(hold.constraint()), tombstone, hold.values()));
         }
         return out;
@@ -179,18 +193,46 @@ public final class MemberSentinels {
         return out;
     }
 
+    /** Every value the members of {@code items} hold, counted once (a value two members hold is one sentinel). */
+    public static int held(Map<String, List<UniqueModel>> byType, Items items) {
+        return byKeyAll(holds(byType, items)).size();
+    }
+
+    /** Refuses (422) a state whose members hold more values than {@code limit}: its delete could not move them at once. */
+    public static void requireHoldable(String aggregate, Map<String, List<UniqueModel>> byType, Items items, int limit) {
+        int held = held(byType, items);
+        if (held > limit) {
+            throw new CairnException(new CairnError.AggregateTransactionOverflow("the " + aggregate + "'s members would "
+                    + "hold " + held + " unique values; one holds at most " + limit + ", as many as its delete gives up or "
+                    + "keeps in one transaction", aggregate, "unique values", held, limit));
+        }
+    }
+
+    private static List<PrimaryKey> owners(List<Hold> holds) {
+        return holds.stream().map(Hold::owner).distinct().toList();
+    }
+
+    private static Map<PrimaryKey, List<Hold>> byKeyAll(List<Hold> holds) {
+        var out = new LinkedHashMap<PrimaryKey, List<Hold>>();
+        holds.forEach(hold -> out.computeIfAbsent(hold.key(), key -> new ArrayList<>()).add(hold));
+        return out;
+    }
+
     /** The holds by sentinel key: two members of one aggregate holding one value is the write's own violation. */
     private static Map<PrimaryKey, Hold> byKey(List<Hold> holds) {
         var out = new LinkedHashMap<PrimaryKey, Hold>();
         for (Hold hold : holds) {
             Hold other = out.putIfAbsent(hold.key(), hold);
             if (other != null && !other.owner().equals(hold.owner())) {
-                var fields = hold.constraint().allFields();
-                throw new CairnException(new CairnError.UniqueViolation("two " + hold.type() + " members of this "
-                        + "aggregate have the same " + String.join(" + ", fields) + ": it is unique",
-                        hold.type(), hold.constraint().name(), fields));
+                throw violation(hold);
             }
         }
         return out;
+    }
+
+    private static CairnException violation(Hold hold) {
+        var fields = hold.constraint().allFields();
+        return new CairnException(new CairnError.UniqueViolation("two " + hold.type() + " members of this aggregate have "
+                + "the same " + String.join(" + ", fields) + ": it is unique", hold.type(), hold.constraint().name(), fields));
     }
 }

@@ -129,8 +129,29 @@ public final class UniqueSentinels {
      */
     public static WriteAction transfer(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey from,
                                        PrimaryKey to, Instant now) {
-        return take(entity, constraint, key, to, now).guardedBy(WriteAction.Expectation.UNIQUE,
-                freeOrOwn(to).or(ownedBy(from)));
+        return transfer(entity, constraint, key, List.of(from), to, now);
+    }
+
+    /** As above, from whichever of {@code from} holds it. */
+    public static WriteAction transfer(String entity, UniqueModel constraint, PrimaryKey key, List<PrimaryKey> from,
+                                       PrimaryKey to, Instant now) {
+        Condition held = freeOrOwn(to);
+        for (PrimaryKey owner : from) {
+            held = held.or(ownedBy(owner));
+        }
+        return take(entity, constraint, key, to, now).guardedBy(WriteAction.Expectation.UNIQUE, held);
+    }
+
+    /** A release by whichever of {@code owners} holds the value (absent: nothing to release). */
+    public static WriteAction release(String entity, UniqueModel constraint, PrimaryKey key, List<PrimaryKey> owners) {
+        if (owners.size() == 1) {
+            return release(entity, constraint, key, owners.get(0));
+        }
+        Condition held = freeOrOwn(owners.get(0));
+        for (PrimaryKey owner : owners.subList(1, owners.size())) {
+            held = held.or(ownedBy(owner));
+        }
+        return WriteAction.deleteItem(key, WriteAction.Expectation.NONE, held, label(entity, constraint));
     }
 
     public static WriteAction take(String entity, UniqueModel constraint, PrimaryKey key, PrimaryKey owner, Instant now) {

@@ -102,6 +102,21 @@ class MemberSentinelsTest {
     }
 
     @Test
+    void aTwinStoredBeforeStaysAsItWasIsPassedOnOrGivenUpButNeverSpreads() {
+        // two parcels holding one value as stored (before the constraint, or folded otherwise since)
+        assertThat(MemberSentinels.moved(BY_TYPE, order("acme", "a", "A"), order("acme", "a", "A"), NOW)).isEmpty();
+        List<WriteAction> kept = MemberSentinels.moved(BY_TYPE, order("acme", "a", "A"), order("acme", "a", "b"), NOW);
+        // the value stays with the first, passed on from whichever held it; the second takes its new one
+        assertThat(kept).extracting(a -> a.kind() + " " + a.key().pk()).containsExactly(
+                "PUT " + sentinel("acme", "a"), "PUT " + sentinel("acme", "b"));
+        assertThat(kept.get(0).extraCondition().toString()).contains("PARCEL#1");
+        assertThat(MemberSentinels.moved(BY_TYPE, order("acme", "a", "A"), null, NOW))
+                .extracting(a -> a.kind() + " " + a.key().pk()).containsExactly("DELETE " + sentinel("acme", "a"));
+        assertThatThrownBy(() -> MemberSentinels.moved(BY_TYPE, order("acme", "a", "A"), order("acme", "a", "A", "a"), NOW))
+                .isInstanceOf(CairnException.class);
+    }
+
+    @Test
     void aSoftDeleteKeepsOrReleasesAsDeclaredARestoreTakesBackAndAPurgeGivesUpWhatTheTombstoneKept() {
         PrimaryKey tombstone = PrimaryKey.of("~DELETED#ORDER#o1", "HEAD");
         assertThat(MemberSentinels.softDeleted(BY_TYPE, order("acme", "a"), tombstone, NOW))
