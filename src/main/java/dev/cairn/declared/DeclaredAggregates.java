@@ -785,13 +785,23 @@ public class DeclaredAggregates {
                     : child.optional())) {
                 filled = List.of();
             } else if (child.kind() == AggregateModel.Kind.MANY && value instanceof List<?> list) {
-                filled = list.stream().map(e -> e instanceof Map<?, ?> m
-                        ? withLists(child.node(), (Map<String, Object>) m, all) : e).toList();
+                // a new list only where an element changed: an input that leaves nothing out is passed on as it is
+                java.util.ArrayList<Object> copy = null;
+                for (int i = 0; i < list.size(); i++) {
+                    Object element = list.get(i);
+                    Object completed = element instanceof Map<?, ?> m
+                            ? withLists(child.node(), (Map<String, Object>) m, all) : element;
+                    if (completed != element) {
+                        copy = copy == null ? new java.util.ArrayList<>(list) : copy;
+                        copy.set(i, completed);
+                    }
+                }
+                filled = copy == null ? value : copy;
             } else if ((child.kind() == AggregateModel.Kind.ONE || child.kind() == AggregateModel.Kind.PART)
                     && value instanceof Map<?, ?> map) {
                 filled = withLists(child.node(), (Map<String, Object>) map, all);
             }
-            if (filled != value && !filled.equals(value)) {
+            if (filled != value) {
                 if (out == in) {
                     out = new LinkedHashMap<>(in);
                 }

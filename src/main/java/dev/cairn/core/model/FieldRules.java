@@ -166,7 +166,8 @@ public final class FieldRules {
         if (field.required() && s.isBlank()) {
             return add(violations, path, "must not be blank");
         }
-        int length = s.length();
+        // counted in characters (code points), as the document's minLength and maxLength are (JSON Schema): an emoji is one
+        int length = s.codePointCount(0, s.length());
         if (field.minLength() != null && length < field.minLength() || field.maxLength() != null && length > field.maxLength()) {
             return add(violations, path, sizeMessage(field));
         }

@@ -142,6 +142,15 @@ class ModelReaderTest {
     }
 
     @Test
+    void aStringsLengthIsCountedInCharactersAsTheDocumentsMaxLengthIs() {
+        var fields = ModelReader.read("models/shop.yaml", SHOP).entity("Customer").fields();
+        String emoji = "\uD83D\uDE80"; // one character, two UTF-16 units
+        assertThat(FieldRules.check(fields, java.util.Map.of("id", "c1", "name", emoji.repeat(100)), false)).isEmpty();
+        assertThat(FieldRules.check(fields, java.util.Map.of("id", "c1", "name", emoji.repeat(101)), false))
+                .singleElement().satisfies(v -> assertThat(v.message()).isEqualTo("size must be between 0 and 100"));
+    }
+
+    @Test
     void anIdIsRefusedWhenItIsADotSegmentThatNoUrlCanName() {
         var fields = ModelReader.read("models/shop.yaml", SHOP).entity("Customer").fields();
         for (String id : List.of(".", "..", " ")) {
