@@ -157,16 +157,47 @@ final class AppProcess implements AutoCloseable {
      * {@code -Dbench.profiler=<libasyncProfiler.so>}: the process runs under async-profiler in {@code itimer} mode (a
      * sample per 1 ms of the process' CPU time, unlike JFR's samples, which also take preempted threads), its stacks
      * written collapsed to target/bench/{name}.collapsed when it stops — comparable across processes as samples per
-     * request.
+     * request. With {@code -Dbench.profiler.windows=true} the profiler is loaded idle and runs only in each measured
+     * window instead ({@link #profileWindow}), so a window's samples divide by its own requests.
      */
     private static void profiled(List<String> command, String name) {
         String profiler = System.getProperty("bench.profiler", "");
         if (!profiler.isBlank()) {
+            if (windowProfiling()) {
+                // loaded at start (a later attach would deoptimise what the JIT compiled), started per window
+                command.add(1, "-XX:+UnlockDiagnosticVMOptions");
+                command.add(2, "-XX:+DebugNonSafepoints");
+                command.add(3, "-agentpath:" + profiler);
+                return;
+            }
             // -Dbench.profiler.event=alloc: what each process allocates instead (bytes, sampled every 512 KiB)
             String event = System.getProperty("bench.profiler.event", "itimer");
             command.add(1, "-agentpath:" + profiler + "=start,event=" + event
                     + (event.equals("alloc") ? ",alloc=512k" : ",interval=1ms") + ",collapsed,file="
                     + Path.of("target/bench/" + name + ".collapsed").toAbsolutePath());
+        }
+    }
+
+    static boolean windowProfiling() {
+        return !System.getProperty("bench.profiler", "").isBlank() && Boolean.getBoolean("bench.profiler.windows");
+    }
+
+    /**
+     * Starts the profiler ({@code file} null) or stops it and writes the window's stacks, collapsed, to {@code file}:
+     * a command to the agent loaded at start, sent with jcmd as async-profiler's own launcher sends it.
+     */
+    void profileWindow(Path file) throws Exception {
+        String event = System.getProperty("bench.profiler.event", "itimer");
+        String command = file == null
+                ? "start,event=" + event + (event.equals("alloc") ? ",alloc=512k" : ",interval=1ms")
+                : "stop,collapsed,file=" + file.toAbsolutePath();
+        // quoted: jcmd would read the option's "=" as its own name=value syntax (the agent says so in the app's log)
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(process.pid()), "JVMTI.agent_load", System.getProperty("bench.profiler"), '"' + command + '"')
+                .redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes());
+        if (jcmd.waitFor() != 0 || (file != null && !Files.exists(file))) {
+            throw new IllegalStateException("the profiler did not take '" + command + "' (see the process' log): " + out);
         }
     }
 

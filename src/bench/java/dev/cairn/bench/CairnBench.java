@@ -124,6 +124,13 @@ class CairnBench {
         Files.createDirectories(Path.of("target/bench"));
         Files.deleteIfExists(WINDOWS);
         Files.deleteIfExists(THREADS);
+        if (Files.isDirectory(PROFILES)) {
+            try (var stale = Files.list(PROFILES)) {
+                for (Path file : stale.toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
         String otherBuild = System.getProperty("bench.other", "");
         boolean publish = Boolean.getBoolean("bench.publish");
         // Read before anything runs: the tree as it was measured.
@@ -158,6 +165,7 @@ class CairnBench {
                 if (enabled(SchoolBuilds.SCENARIO)) new SchoolBuilds(this).run();
                 if (enabled(SocialBuilds.SCENARIO)) new SocialBuilds(this).run();
                 if (enabled(FeatureWrites.SCENARIO)) new FeatureWrites(this, dynamo).run();
+                if (enabled(Controls.SCENARIO)) new Controls(this, dynamo.endpoint()).run();
                 if (enabled("reconcile")) reconcile();
                 if (enabled("cascade")) cascade(dynamo.endpoint());
                 if (enabled("scaling")) scaling();
@@ -1432,6 +1440,9 @@ class CairnBench {
     static final Path WINDOWS = Path.of("target/bench/windows.csv");
     /** CPU per thread group in each measured window (contender, route, concurrency, round, group, CPU ms, requests). */
     static final Path THREADS = Path.of("target/bench/thread-cpu.csv");
+    /** Each measured window's stacks (-Dbench.profiler.windows=true) and requests.csv, their requests. */
+    static final Path PROFILES = Path.of("target/bench/profiles");
+
     /** The route being measured, for the windows file. */
     String measuredRoute = "";
 
@@ -1454,12 +1465,21 @@ class CairnBench {
 
         /** One run; the process' CPU is read at the edges of the measured window itself, warm-up excluded. */
         void run(int concurrency) throws Exception {
+            boolean profiling = process != null && AppProcess.windowProfiling();
+            long[] profiled = new long[2];
+            if (profiling) {
+                Files.createDirectories(PROFILES);
+            }
             double[] cpu = new double[2];
             long[] wall = new long[2];
             List<Map<String, Double>> threads = new ArrayList<>(List.of(Map.of(), Map.of()));
             Load.Window window = new Load.Window() {
                 @Override
                 public void opened() throws Exception {
+                    if (profiling) {
+                        profiled[0] = System.nanoTime();
+                        process.profileWindow(null);
+                    }
                     wall[0] = System.currentTimeMillis();
                     threads.set(0, process == null ? Map.of() : process.threadCpuMillis());
                     cpu[0] = process == null ? 0 : process.cpuMillis();
@@ -1470,6 +1490,11 @@ class CairnBench {
                     cpu[1] = process == null ? 0 : process.cpuMillis();
                     threads.set(1, process == null ? Map.of() : process.threadCpuMillis());
                     wall[1] = System.currentTimeMillis();
+                    if (profiling) {
+                        process.profileWindow(PROFILES.resolve(String.format(Locale.ROOT, "%s-%s-c%d-r%d.collapsed",
+                                Charts.slug(name), Charts.slug(measuredRoute), concurrency, runs.size() + 1)));
+                        profiled[1] = System.nanoTime();
+                    }
                     // When each measured window ran, so a JFR recording (-Dbench.jfr) can be read window by window.
                     Files.writeString(WINDOWS, String.format(Locale.ROOT, "%s,%s,%d,%d,%d%n", name, measuredRoute, concurrency,
                             wall[0], wall[1]), java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
@@ -1477,6 +1502,13 @@ class CairnBench {
             };
             Load.Result result = Load.metered(concurrency, warmup, duration, op, window);
             runs.add(result);
+            if (profiling) {
+                // the profiler ran from before the window opened to after it closed: its requests at the window's rate
+                Files.writeString(PROFILES.resolve("requests.csv"), String.format(Locale.ROOT, "%s,%s,%d,%d,%.0f%n",
+                        Charts.slug(name), Charts.slug(measuredRoute), concurrency, runs.size(),
+                        result.opsPerSecond() * (profiled[1] - profiled[0]) / 1e9),
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            }
             // Where the process spent the window's CPU, by thread group: event loops, worker pool, GC, JIT compilers.
             var lines = new StringBuilder();
             threads.get(1).forEach((group, after) -> {

@@ -315,6 +315,7 @@ final class Report {
             }
             md.append('\n');
         }
+        md.append(controls(data.controls()));
         md.append(builds(data));
         md.append(throughput(data));
         if (!data.features().isEmpty()) {
@@ -475,6 +476,60 @@ final class Report {
 
     static String units(Double capacity) {
         return capacity == null ? "–" : String.format(Locale.ROOT, "%.1f", capacity);
+    }
+
+    /**
+     * The controls scenario: per route and concurrency, each contender's CPU per request, what each switched-off
+     * feature costs (the control with everything on less the control without it) and its share of the gap (Cairn's own
+     * route less the baseline in its own process).
+     */
+    static String controls(List<RunData.Control> controls) {
+        if (controls.isEmpty()) {
+            return "";
+        }
+        var md = new StringBuilder("## Controls: what each process-wide feature costs a request\n\n")
+                .append("The quarkus-rest baseline's own resource compiled into a build of Cairn and served by Cairn's process "
+                        + "(its client, filters, handlers, metrics), with one process-wide feature switched off per control, beside "
+                        + "the baseline in its own process and Cairn's own route, in the same interleaved rounds. CPU is the serving "
+                        + "process' user + system time per request. A feature's cost is the control with everything on less the "
+                        + "control without it; the gap is Cairn's own route less the baseline in its own process; the process is "
+                        + "the control with everything on less the baseline in its own process.\n\n");
+        var keys = new java.util.LinkedHashSet<String>();
+        controls.forEach(c -> keys.add(c.route() + "\u0000" + c.concurrency()));
+        for (String key : keys) {
+            String route = key.substring(0, key.indexOf('\u0000'));
+            int concurrency = Integer.parseInt(key.substring(key.indexOf('\u0000') + 1));
+            var rows = controls.stream().filter(c -> c.route().equals(route) && c.concurrency() == concurrency).toList();
+            double standalone = cpu(rows, Controls.STANDALONE);
+            double own = cpu(rows, Controls.OWN_ROUTE);
+            double control = cpu(rows, Controls.CONTROL);
+            double gap = own - standalone;
+            md.append(String.format(Locale.ROOT, "`%s` at %d connection%s: the gap %.0f µs per request (%s × the baseline's "
+                            + "CPU); the process %.0f µs (%s of the gap); Cairn's own request path %.0f µs (%s)%n%n", route, concurrency,
+                    concurrency == 1 ? "" : "s", gap * 1000, f(own / standalone), (control - standalone) * 1000,
+                    share(control - standalone, gap), (own - control) * 1000, share(own - control, gap)))
+                    .append("| contender | switched off | CPU µs per request | rounds | ops/s | p50 ms | the feature costs, µs | share of the gap |\n")
+                    .append("|---|---|---|---|---|---|---|---|\n");
+            for (RunData.Control row : rows) {
+                boolean single = row.contender().startsWith("control: ") && !row.contender().equals(Controls.CONTROL);
+                double cost = control - row.cpuMsPerOp();
+                md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %s | %.0f | %.2f | %s | %s |%n", row.contender(),
+                        row.switchedOff(), row.cpuMsPerOp() * 1000, String.join(" · ", row.roundCpuMsPerOp().stream()
+                                .map(c -> String.format(Locale.ROOT, "%.0f", c * 1000)).toList()), row.opsPerSecond(), row.p50Ms(),
+                        single ? String.format(Locale.ROOT, "%.1f", cost * 1000) : "", single ? share(cost, gap) : ""));
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    private static double cpu(List<RunData.Control> rows, String contender) {
+        return rows.stream().filter(r -> r.contender().equals(contender)).mapToDouble(RunData.Control::cpuMsPerOp).findFirst()
+                .orElse(Double.NaN);
+    }
+
+    private static String share(double part, double whole) {
+        return whole <= 0 || Double.isNaN(part) ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * part / whole);
     }
 
     static String f(double ratio) {

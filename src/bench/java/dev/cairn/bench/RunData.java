@@ -14,13 +14,17 @@ import java.util.Optional;
  *                   runs published before it existed
  * @param features   each entity feature's write beside the plain entity's (the features scenario); empty in runs
  *                   published before it existed
+ * @param controls   the quarkus-rest baseline's resource served inside Cairn's process with each process-wide feature
+ *                   switched off in turn (the controls scenario); empty in runs published before it existed
  */
 record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> startup, List<Headline> headlines,
-               String tables, String failure, List<Throughput> throughput, List<FeatureWrite> features) {
+               String tables, String failure, List<Throughput> throughput, List<FeatureWrite> features,
+               List<Control> controls) {
 
     RunData {
         throughput = throughput == null ? List.of() : throughput;
         features = features == null ? List.of() : features;
+        controls = controls == null ? List.of() : controls;
     }
 
     static final String CAIRN = "Cairn";
@@ -156,6 +160,18 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
                         double p50Ms, double p99Ms, long samples, List<Double> roundP50Ms) {
     }
 
+    /**
+     * One contender of the controls scenario on one route and concurrency, all rounds merged.
+     *
+     * @param contender    {@link Controls#STANDALONE}, {@link Controls#OWN_ROUTE} or a control (the baseline's resource in
+     *                     Cairn's process), named by what it switches off
+     * @param cpuMsPerOp   the serving process' user + system CPU per request over its measured windows
+     * @param roundCpuMsPerOp the same, round by round in the order they ran
+     */
+    record Control(String route, int concurrency, String contender, String switchedOff, double cpuMsPerOp,
+                   List<Double> roundCpuMsPerOp, double opsPerSecond, double p50Ms, long errors) {
+    }
+
     /** Collects a run's data as the scenarios produce it. */
     static final class Builder {
         final List<Comparison> comparisons = new ArrayList<>();
@@ -163,6 +179,7 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
         final List<Headline> headlines = new ArrayList<>();
         final List<Throughput> throughput = new ArrayList<>();
         final List<FeatureWrite> features = new ArrayList<>();
+        final List<Control> controls = new ArrayList<>();
 
         void headline(String scenario, String what, double ratio) {
             headlines.add(new Headline(scenario, what, ratio));
@@ -170,7 +187,7 @@ record RunData(RunInfo run, List<Comparison> comparisons, List<StartupVariant> s
 
         RunData build(RunInfo run, String tables, String failure) {
             return new RunData(run, List.copyOf(comparisons), List.copyOf(startup), List.copyOf(headlines), tables, failure,
-                    List.copyOf(throughput), List.copyOf(features));
+                    List.copyOf(throughput), List.copyOf(features), List.copyOf(controls));
         }
     }
 }
