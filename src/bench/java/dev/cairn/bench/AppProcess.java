@@ -22,11 +22,14 @@ final class AppProcess implements AutoCloseable {
     final Process process;
     final int port;
     final long startupMillis;
+    /** Whether the profiler's agent was loaded at start (window profiling attaches to no other process). */
+    final boolean profilable;
 
-    private AppProcess(Process process, int port, long startupMillis) {
+    private AppProcess(Process process, int port, long startupMillis, boolean profilable) {
         this.process = process;
         this.port = port;
         this.startupMillis = startupMillis;
+        this.profilable = profilable;
     }
 
     static AppProcess start(String dynamoEndpoint) throws Exception {
@@ -84,7 +87,8 @@ final class AppProcess implements AutoCloseable {
             command.addAll(List.of("-cp", models.toAbsolutePath() + java.io.File.pathSeparator + jar,
                     "io.quarkus.bootstrap.runner.QuarkusEntryPoint"));
         }
-        command.addAll(1, properties);
+        // after the base flags, before -jar/-cp: the JVM keeps the last of a repeated -D, so a caller's setting wins
+        command.addAll(command.indexOf(models == null ? "-jar" : "-cp"), properties);
         if (!name.startsWith("startup")) {
             profiled(command, name);
         }
@@ -97,7 +101,7 @@ final class AppProcess implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
         awaitReady(process, "http://127.0.0.1:" + managementPort + "/q/health/ready", name, started);
-        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000, !name.startsWith("startup") && windowProfiling());
     }
 
     /**
@@ -114,7 +118,7 @@ final class AppProcess implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
         awaitReady(process, "http://127.0.0.1:" + port + "/ready", name, started);
-        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000, false);
     }
 
     /**
@@ -150,7 +154,7 @@ final class AppProcess implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(Path.of("target/bench/" + name + ".log").toFile()).start();
         awaitAnswer(process, "http://127.0.0.1:" + port + "/", name, started, false);
-        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000);
+        return new AppProcess(process, port, (System.nanoTime() - started) / 1_000_000, windowProfiling());
     }
 
     /**
@@ -223,6 +227,7 @@ final class AppProcess implements AutoCloseable {
             }
             Thread.sleep(50);
             if (Duration.ofNanos(System.nanoTime() - started).toSeconds() > 60) {
+                process.destroyForcibly(); // never left running behind a failed run
                 throw new IllegalStateException(name + " did not become ready in 60 s");
             }
         }

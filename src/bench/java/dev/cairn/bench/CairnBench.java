@@ -122,6 +122,9 @@ class CairnBench {
             return;
         }
         Files.createDirectories(Path.of("target/bench"));
+        // Every process the run started ends with it, whatever stops it (the controls start nine).
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants()
+                .forEach(ProcessHandle::destroyForcibly)));
         Files.deleteIfExists(WINDOWS);
         Files.deleteIfExists(THREADS);
         if (Files.isDirectory(PROFILES)) {
@@ -1465,7 +1468,7 @@ class CairnBench {
 
         /** One run; the process' CPU is read at the edges of the measured window itself, warm-up excluded. */
         void run(int concurrency) throws Exception {
-            boolean profiling = process != null && AppProcess.windowProfiling();
+            boolean profiling = process != null && process.profilable;
             long[] profiled = new long[2];
             if (profiling) {
                 Files.createDirectories(PROFILES);
@@ -1477,8 +1480,8 @@ class CairnBench {
                 @Override
                 public void opened() throws Exception {
                     if (profiling) {
-                        profiled[0] = System.nanoTime();
                         process.profileWindow(null);
+                        profiled[0] = System.nanoTime(); // sampling from here to the stop command's arrival
                     }
                     wall[0] = System.currentTimeMillis();
                     threads.set(0, process == null ? Map.of() : process.threadCpuMillis());
@@ -1491,9 +1494,11 @@ class CairnBench {
                     threads.set(1, process == null ? Map.of() : process.threadCpuMillis());
                     wall[1] = System.currentTimeMillis();
                     if (profiling) {
+                        long stopping = System.nanoTime();
                         process.profileWindow(PROFILES.resolve(String.format(Locale.ROOT, "%s-%s-c%d-r%d.collapsed",
                                 Charts.slug(name), Charts.slug(measuredRoute), concurrency, runs.size() + 1)));
-                        profiled[1] = System.nanoTime();
+                        // the stop arrives while jcmd returns: count half of its round trip
+                        profiled[1] = stopping + (System.nanoTime() - stopping) / 2;
                     }
                     // When each measured window ran, so a JFR recording (-Dbench.jfr) can be read window by window.
                     Files.writeString(WINDOWS, String.format(Locale.ROOT, "%s,%s,%d,%d,%d%n", name, measuredRoute, concurrency,

@@ -95,15 +95,20 @@ final class Load {
             threads.add(t);
             t.start();
         }
-        Thread.sleep(warmup.toMillis());
-        edge(window, true);
-        measuring.set(true);
-        long started = System.nanoTime();
-        Thread.sleep(duration.toMillis());
-        measuring.set(false);
-        double seconds = (System.nanoTime() - started) / 1e9;
-        edge(window, false);
-        stop.set(true);
+        double seconds;
+        try {
+            Thread.sleep(warmup.toMillis());
+            edge(window, true);
+            measuring.set(true);
+            long started = System.nanoTime();
+            Thread.sleep(duration.toMillis());
+            measuring.set(false);
+            seconds = (System.nanoTime() - started) / 1e9;
+            edge(window, false);
+        } finally {
+            // a probe that fails must not leave the load running
+            stop.set(true);
+        }
         done.await();
         var all = new ArrayList<Long>();
         latencies.forEach(all::addAll);

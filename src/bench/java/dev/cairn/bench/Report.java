@@ -493,7 +493,8 @@ final class Report {
                         + "the baseline in its own process and Cairn's own route, in the same interleaved rounds. CPU is the serving "
                         + "process' user + system time per request. A feature's cost is the control with everything on less the "
                         + "control without it; the gap is Cairn's own route less the baseline in its own process; the process is "
-                        + "the control with everything on less the baseline in its own process.\n\n");
+                        + "the control with everything on less the baseline in its own process. The twin is a second process "
+                        + "with everything on: its difference from the first is the noise, and a cost no larger is marked so.\n\n");
         var keys = new java.util.LinkedHashSet<String>();
         controls.forEach(c -> keys.add(c.route() + "\u0000" + c.concurrency()));
         for (String key : keys) {
@@ -510,13 +511,19 @@ final class Report {
                     share(control - standalone, gap), (own - control) * 1000, share(own - control, gap)))
                     .append("| contender | switched off | CPU µs per request | rounds | ops/s | p50 ms | the feature costs, µs | share of the gap |\n")
                     .append("|---|---|---|---|---|---|---|---|\n");
+            double twin = cpu(rows, Controls.TWIN);
             for (RunData.Control row : rows) {
                 boolean single = row.contender().startsWith("control: ") && !row.contender().equals(Controls.CONTROL);
                 double cost = control - row.cpuMsPerOp();
+                // the twin's difference is noise, not a cost; a cost within it is marked unresolved
+                String costText = !single ? "" : row.contender().equals(Controls.TWIN)
+                        ? String.format(Locale.ROOT, "noise: %.1f", cost * 1000)
+                        : String.format(Locale.ROOT, "%.1f%s", cost * 1000,
+                        !Double.isNaN(twin) && Math.abs(cost) <= Math.abs(control - twin) ? " (within the noise)" : "");
                 md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %s | %.0f | %.2f | %s | %s |%n", row.contender(),
                         row.switchedOff(), row.cpuMsPerOp() * 1000, String.join(" · ", row.roundCpuMsPerOp().stream()
                                 .map(c -> String.format(Locale.ROOT, "%.0f", c * 1000)).toList()), row.opsPerSecond(), row.p50Ms(),
-                        single ? String.format(Locale.ROOT, "%.1f", cost * 1000) : "", single ? share(cost, gap) : ""));
+                        costText, single && !row.contender().equals(Controls.TWIN) ? share(cost, gap) : ""));
             }
             md.append('\n');
         }
