@@ -1508,7 +1508,7 @@ class CairnBench {
             Load.Result result = Load.metered(concurrency, warmup, duration, op, window);
             runs.add(result);
             if (profiling) {
-                // the profiler ran from before the window opened to after it closed: its requests at the window's rate
+                // the profiler ran from its start's return to its stop's arrival, about the window: its requests at the window's rate
                 Files.writeString(PROFILES.resolve("requests.csv"), String.format(Locale.ROOT, "%s,%s,%d,%d,%.0f%n",
                         Charts.slug(name), Charts.slug(measuredRoute), concurrency, runs.size(),
                         result.opsPerSecond() * (profiled[1] - profiled[0]) / 1e9),
