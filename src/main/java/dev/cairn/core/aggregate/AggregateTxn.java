@@ -248,6 +248,9 @@ public final class AggregateTxn {
 
     /** Turns a partition's items (one Query) into its committed state. Pure. */
     public static Committed committed(String rootSk, List<Map<String, AttributeValue>> items) {
+        if (settled(rootSk, items)) {
+            return new Committed(List.copyOf(items), null, List.of()); // the common case: nothing to sort out
+        }
         var bySk = new LinkedHashMap<String, Map<String, AttributeValue>>();
         var undoItems = new ArrayList<Map<String, AttributeValue>>();
         for (var item : items) {
@@ -285,6 +288,16 @@ public final class AggregateTxn {
         // Keep the partition's sort order (members deleted by the write come back at their place).
         var ordered = new TreeMap<String, Map<String, AttributeValue>>(bySk);
         return new Committed(List.copyOf(ordered.values()), inFlight, leftovers);
+    }
+
+    /** No undo item in the partition and no write in flight on its root: the items are the committed state as read. */
+    private static boolean settled(String rootSk, List<Map<String, AttributeValue>> items) {
+        for (var item : items) {
+            if (isUndoItem(item) || rootSk.equals(item.get(TableSpec.SK).s()) && item.containsKey(TXN)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static InFlight inFlight(Map<String, AttributeValue> root) {

@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * Items back into the view: each place of the graph takes the item at its sort key (list elements are the items
@@ -24,7 +26,8 @@ import java.util.Map;
 record Assembler(String name, AggregateNode root, String idField) {
 
     Assembled assemble(List<Map<String, AttributeValue>> items) {
-        var bySk = new LinkedHashMap<String, Map<String, AttributeValue>>();
+        // sorted, so a list's elements are one range of it (found without a scan of every item)
+        var bySk = new TreeMap<String, Map<String, AttributeValue>>();
         items.forEach(item -> bySk.put(item.get(TableSpec.SK).s(), item));
         Map<String, AttributeValue> rootItem = bySk.get(root.label);
         if (rootItem == null) {
@@ -45,7 +48,7 @@ record Assembler(String name, AggregateNode root, String idField) {
     }
 
     /** The value at a place: a copy node's embedded copy, or a map of fields, inline copies and children. */
-    private Object node(Place place, String sk, Map<String, Map<String, AttributeValue>> bySk,
+    private Object node(Place place, String sk, NavigableMap<String, Map<String, AttributeValue>> bySk,
                         Map<String, Long> refVersions) {
         AggregateNode node = place.node();
         Map<String, AttributeValue> item = bySk.remove(sk);
@@ -95,25 +98,37 @@ record Assembler(String name, AggregateNode root, String idField) {
     }
 
     /** The elements of a list: the items right under its prefix, in their stored positions. */
-    private List<Object> elements(Place place, Edge edge, Map<String, Map<String, AttributeValue>> bySk,
+    private List<Object> elements(Place place, Edge edge, NavigableMap<String, Map<String, AttributeValue>> bySk,
                                   Map<String, Long> refVersions) {
         String prefix = place.elementsPrefix(edge);
-        var elementSks = bySk.entrySet().stream()
-                .filter(e -> e.getKey().startsWith(prefix) && e.getKey().indexOf(KeyCodec.DELIMITER, prefix.length()) < 0)
-                .map(e -> Map.entry(e.getKey(), position(e.getValue()))) // parsed once, not per comparison
-                .sorted(Map.Entry.comparingByValue())
-                .map(Map.Entry::getKey)
-                .toList();
-        var elements = new ArrayList<Object>(elementSks.size());
-        for (int i = 0; i < elementSks.size(); i++) {
-            String key = KeyCodec.unescape(elementSks.get(i).substring(prefix.length()));
+        // every key that starts with the prefix, and only those: the prefix ends in the delimiter, the bound after it
+        String bound = prefix.substring(0, prefix.length() - 1) + (char) (prefix.charAt(prefix.length() - 1) + 1);
+        var under = new ArrayList<Positioned>();
+        bySk.subMap(prefix, true, bound, false).forEach((sk, item) -> {
+            if (sk.indexOf(KeyCodec.DELIMITER, prefix.length()) < 0) { // an element, not an element's own member
+                under.add(new Positioned(sk, position(item))); // parsed once, not per comparison
+            }
+        });
+        under.sort(null);
+        var elements = new ArrayList<Object>(under.size());
+        for (int i = 0; i < under.size(); i++) {
+            String sk = under.get(i).sk();
+            String key = KeyCodec.unescape(sk.substring(prefix.length()));
             // The element's sort key is the one read: no need to build it again from the place.
-            elements.add(node(place.element(edge, i, key), elementSks.get(i), bySk, refVersions));
+            elements.add(node(place.element(edge, i, key), sk, bySk, refVersions));
         }
         return elements;
     }
 
-    private Object child(Place place, Map<String, Map<String, AttributeValue>> bySk, Map<String, Long> refVersions) {
+    /** An element's sort key and stored position, ordered by position (stable: ties keep sort-key order). */
+    private record Positioned(String sk, long position) implements Comparable<Positioned> {
+        @Override
+        public int compareTo(Positioned other) {
+            return Long.compare(position, other.position);
+        }
+    }
+
+    private Object child(Place place, NavigableMap<String, Map<String, AttributeValue>> bySk, Map<String, Long> refVersions) {
         return node(place, place.sk(), bySk, refVersions);
     }
 

@@ -15,13 +15,15 @@ import java.util.Map;
  * discriminators it inherits, and its position in a list. Every walk (decomposition, assembly, groups, summaries)
  * derives child places here, so the rules that turn a place in the graph into a sort key and a group live once.
  *
+ * @param parent   the place this one is under (null at the root): paths are made from it when asked, which a read's
+ *                 assembly never does
  * @param segments null for a list element walked without its key (inputs: only decomposition needs keys)
  */
-record Place(AggregateNode node, Edge edge, String parentPath, Integer position, List<String> segments, String group,
+record Place(AggregateNode node, Edge edge, Place parent, Integer position, List<String> segments, String group,
              Map<String, Object> disc) {
 
     static Place root(AggregateNode root) {
-        return new Place(root, null, "", null, List.of(), Aggregate.ROOT_GROUP, Map.of());
+        return new Place(root, null, null, null, List.of(), Aggregate.ROOT_GROUP, Map.of());
     }
 
     boolean isRoot() {
@@ -30,7 +32,12 @@ record Place(AggregateNode node, Edge edge, String parentPath, Integer position,
 
     /** The path in the value, made when asked (assembly never asks): {@code team1.players[3]}. */
     String path() {
-        return isRoot() ? "" : join(parentPath, edge.field()) + (position == null ? "" : "[" + position + "]");
+        return isRoot() ? "" : join(parent.path(), edge.field()) + (position == null ? "" : "[" + position + "]");
+    }
+
+    /** The path of the place this one is under ({@code team1} for {@code team1.players[3]}; empty at the root). */
+    String parentPath() {
+        return parent == null ? "" : parent.path();
     }
 
     /** The sort key: the root's label; a member's segments, escaped and joined. */
@@ -40,16 +47,15 @@ record Place(AggregateNode node, Edge edge, String parentPath, Integer position,
 
     /** The place behind a ONE or SUB edge. A SUB edge adds its discriminator and, below the root group, starts a group. */
     Place child(Edge to) {
-        String path = path();
         var childSegments = append(segments, to.node().label);
         if (to.kind() != EdgeKind.SUB) {
-            return new Place(to.node(), to, path, null, childSegments, group, disc);
+            return new Place(to.node(), to, this, null, childSegments, group, disc);
         }
         to.discriminator().values().forEach(d -> childSegments.add(String.valueOf(d)));
         var childDisc = new LinkedHashMap<>(disc);
         childDisc.putAll(to.discriminator());
-        String childGroup = group.equals(Aggregate.ROOT_GROUP) ? join(path, to.field()) : group;
-        return new Place(to.node(), to, path, null, childSegments, childGroup, childDisc);
+        String childGroup = group.equals(Aggregate.ROOT_GROUP) ? join(path(), to.field()) : group;
+        return new Place(to.node(), to, this, null, childSegments, childGroup, childDisc);
     }
 
     /**
@@ -58,7 +64,7 @@ record Place(AggregateNode node, Edge edge, String parentPath, Integer position,
      */
     Place element(Edge of, Integer index, String key) {
         List<String> elementSegments = key == null ? null : append(append(segments, of.node().label), key);
-        return new Place(of.node(), of, path(), index, elementSegments, group, disc);
+        return new Place(of.node(), of, this, index, elementSegments, group, disc);
     }
 
     /** The sort-key prefix every element of a MANY edge starts with. */

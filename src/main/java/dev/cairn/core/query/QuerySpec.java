@@ -100,7 +100,38 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         return key;
     }
 
+    /**
+     * The request sent: rendered once per shape (everything but the partition's value and the start key) and then only
+     * filled in, since the same few shapes are sent on every request of a route. The cache is bounded: a shape seen
+     * after it is full renders as before (its values — a filter's, a sort condition's — are part of the shape).
+     */
     public QueryRequest toRequest(String table, Map<String, AttributeValue> exclusiveStartKey) {
+        if (natural != null) {
+            return render(table, exclusiveStartKey);
+        }
+        var shape = new Shape(table, new QuerySpec(index, null, sort, descending, limit, consistent, filter, projection, null));
+        QueryRequest template = SHAPES.get(shape);
+        if (template == null) {
+            template = render(table, null);
+            if (SHAPES.size() < MAX_SHAPES) {
+                SHAPES.putIfAbsent(shape, template);
+            }
+        }
+        // the partition's value is the first value rendered (see render): the only one that differs
+        var values = new LinkedHashMap<>(template.expressionAttributeValues());
+        values.put(PARTITION_VALUE, AttributeValue.fromS(partition));
+        return template.toBuilder().expressionAttributeValues(values).exclusiveStartKey(exclusiveStartKey).build();
+    }
+
+    private static final String PARTITION_VALUE = ":v0";
+    private static final int MAX_SHAPES = 1024;
+    private static final Map<Shape, QueryRequest> SHAPES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Shape(String table, QuerySpec spec) {
+    }
+
+    /** The request rendered anew (the template cache's source, and its test's reference). */
+    QueryRequest render(String table, Map<String, AttributeValue> exclusiveStartKey) {
         var p = new Placeholders();
         String keyCondition = natural != null ? natural.render(p)
                 : p.name(index.pkName()) + " = " + p.value(AttributeValue.fromS(partition))
