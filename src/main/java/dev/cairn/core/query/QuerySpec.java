@@ -102,8 +102,9 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
 
     /**
      * The request sent: rendered once per shape (everything but the partition's value and the start key) and then only
-     * filled in, since the same few shapes are sent on every request of a route. The cache is bounded: a shape seen
-     * after it is full renders as before (its values — a filter's, a sort condition's — are part of the shape).
+     * filled in, since the same few shapes are sent on every request of a route. The cache is bounded: when full it
+     * starts again, so shapes made of callers' values (a filter's, a sort condition's — part of the shape) can neither
+     * grow it nor keep a route's own shapes out of it for long.
      */
     public QueryRequest toRequest(String table, Map<String, AttributeValue> exclusiveStartKey) {
         if (natural != null) {
@@ -113,9 +114,10 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         QueryRequest template = SHAPES.get(shape);
         if (template == null) {
             template = render(table, null);
-            if (SHAPES.size() < MAX_SHAPES) {
-                SHAPES.putIfAbsent(shape, template);
+            if (SHAPES.size() >= MAX_SHAPES) {
+                SHAPES.clear();
             }
+            SHAPES.putIfAbsent(shape, template);
         }
         // the partition's value is the first value rendered (see render): the only one that differs
         var values = new LinkedHashMap<>(template.expressionAttributeValues());

@@ -161,6 +161,29 @@ class AggregateTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void elementsKeyedWithEscapedOrRangeEdgeCharactersComeBackWholeAndInTheirStoredPositions() {
+        // keys around the list's sort-key range: '#' (escaped), '%', '$' (the character after the delimiter), '~'
+        var ids = List.of("p$", "p#1", "p%25", "p", "p~", "p#LINE#x");
+        var copies = new HashMap<>(resolved());
+        ids.forEach(p -> copies.put(Aggregate.refKey(PRODUCT_REF, p), new RefCopy(Map.of("id", p, "title", "Title " + p), 1)));
+        var versions = new HashMap<String, Long>();
+        copies.forEach((k, v) -> versions.put(k, v.version()));
+        var view = ORDER.hydrate(input("n", ids.stream().map(id -> line(id, 1)).toList()), copies);
+        var items = new ArrayList<>(ORDER.decompose(view, versions, 2, T0, T0).bySk().values().stream()
+                .map(Member::item).toList());
+        java.util.Collections.shuffle(items, new java.util.Random(7));
+
+        var assembled = ORDER.assemble(items);
+
+        assertThat(assembled.view()).isEqualTo(JsonAttributes.normalize(view));
+        var lines = (List<Map<String, Object>>) ((Map<String, Object>) assembled.view().get("first")).get("lines");
+        assertThat(lines).extracting(line -> ((Map<String, Object>) line.get("product")).get("id"))
+                .containsExactlyElementsOf(ids);
+        assertThat((List<?>) ((Map<String, Object>) assembled.view().get("second")).get("lines")).hasSize(1);
+    }
+
+    @Test
     void theViewQueryFetchesOnlyWhatAssemblyReadsAndTheViewIsTheSame() {
         var in = input("n", List.of(line("p2", 5), line("p1", 2)));
         var full = items(in, 3).bySk().values().stream().map(Aggregate.Member::item).toList();
