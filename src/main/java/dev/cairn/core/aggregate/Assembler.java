@@ -26,8 +26,9 @@ import java.util.TreeMap;
 record Assembler(String name, AggregateNode root, String idField) {
 
     Assembled assemble(List<Map<String, AttributeValue>> items) {
-        // sorted, so a list's elements are one range of it (found without a scan of every item)
-        var bySk = new TreeMap<String, Map<String, AttributeValue>>();
+        // sorted as DynamoDB sorts them (code points), so a list's elements are one range of it (found without a scan
+        // of every item) and elements at the same stored position keep the Query's order
+        var bySk = new TreeMap<String, Map<String, AttributeValue>>(PartitionRanges::compare);
         items.forEach(item -> bySk.put(item.get(TableSpec.SK).s(), item));
         Map<String, AttributeValue> rootItem = bySk.get(root.label);
         if (rootItem == null) {
@@ -120,7 +121,7 @@ record Assembler(String name, AggregateNode root, String idField) {
         return elements;
     }
 
-    /** An element's sort key and stored position, ordered by position (stable: ties keep sort-key order). */
+    /** An element's sort key and stored position, ordered by position (stable: ties keep DynamoDB's sort-key order). */
     private record Positioned(String sk, long position) implements Comparable<Positioned> {
         @Override
         public int compareTo(Positioned other) {

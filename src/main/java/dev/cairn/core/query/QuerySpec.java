@@ -102,9 +102,10 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
 
     /**
      * The request sent: rendered once per shape (everything but the partition's value and the start key) and then only
-     * filled in, since the same few shapes are sent on every request of a route. The cache is bounded: when full it
-     * starts again, so shapes made of callers' values (a filter's, a sort condition's — part of the shape) can neither
-     * grow it nor keep a route's own shapes out of it for long.
+     * filled in. Most routes send a few shapes on every request; some carry an id or a caller's values in their sort
+     * condition or filter (version listings, a nested parent's children, a tenant's workspaces), one shape each. So
+     * the cache is bounded twice: only small shapes are kept (a tenant filter of hundreds of workspaces renders anew),
+     * and when full it starts again, so callers' shapes can neither grow it nor keep a route's own shapes out for long.
      */
     public QueryRequest toRequest(String table, Map<String, AttributeValue> exclusiveStartKey) {
         if (natural != null) {
@@ -114,6 +115,9 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         QueryRequest template = SHAPES.get(shape);
         if (template == null) {
             template = render(table, null);
+            if (!small(template)) {
+                return render(table, exclusiveStartKey);
+            }
             if (SHAPES.size() >= MAX_SHAPES) {
                 SHAPES.clear();
             }
@@ -125,8 +129,37 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         return template.toBuilder().expressionAttributeValues(values).exclusiveStartKey(exclusiveStartKey).build();
     }
 
+    /** Whether this query's shape is kept: small enough that a full cache holds a few megabytes at most. */
+    boolean cached(String table) {
+        return natural == null && SHAPES.containsKey(new Shape(table,
+                new QuerySpec(index, null, sort, descending, limit, consistent, filter, projection, null)));
+    }
+
+    /** Whether a rendered shape is small: a few values, and its expressions and values within a kilobyte of characters. */
+    private static boolean small(QueryRequest template) {
+        if (template.expressionAttributeValues().size() > MAX_SHAPE_VALUES) {
+            return false;
+        }
+        long chars = template.keyConditionExpression().length()
+                + (template.filterExpression() == null ? 0 : template.filterExpression().length());
+        for (AttributeValue value : template.expressionAttributeValues().values()) {
+            if (value.s() != null) {
+                chars += value.s().length();
+            } else if (value.n() != null) {
+                chars += value.n().length();
+            } else if (value.bool() != null || value.nul() != null) {
+                chars += 8;
+            } else {
+                return false; // a set, list, map or binary: not a shape worth sizing
+            }
+        }
+        return chars <= MAX_SHAPE_CHARS;
+    }
+
     private static final String PARTITION_VALUE = ":v0";
     private static final int MAX_SHAPES = 1024;
+    private static final int MAX_SHAPE_VALUES = 16;
+    private static final int MAX_SHAPE_CHARS = 1024;
     private static final Map<Shape, QueryRequest> SHAPES = new java.util.concurrent.ConcurrentHashMap<>();
 
     private record Shape(String table, QuerySpec spec) {

@@ -1,6 +1,7 @@
 package dev.cairn.core.aggregate;
 
 import dev.cairn.core.CairnException;
+import dev.cairn.core.TableSpec;
 import dev.cairn.core.TableSpec.Index;
 import dev.cairn.core.aggregate.Aggregate.Items;
 import dev.cairn.core.aggregate.Aggregate.Member;
@@ -181,6 +182,32 @@ class AggregateTest {
         assertThat(lines).extracting(line -> ((Map<String, Object>) line.get("product")).get("id"))
                 .containsExactlyElementsOf(ids);
         assertThat((List<?>) ((Map<String, Object>) assembled.view().get("second")).get("lines")).hasSize(1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void elementsAtTheSamePositionKeepDynamoDbsOrderOfTheirKeysAboveTheBasicPlane() {
+        // U+FF5E sorts before U+1F600 by code point (DynamoDB's order), after it by Java's UTF-16 order
+        var ids = List.of("p\uFF5E", "p\uD83D\uDE00");
+        var copies = new HashMap<>(resolved());
+        ids.forEach(p -> copies.put(Aggregate.refKey(PRODUCT_REF, p), new RefCopy(Map.of("id", p, "title", "Title " + p), 1)));
+        var versions = new HashMap<String, Long>();
+        copies.forEach((k, v) -> versions.put(k, v.version()));
+        var view = ORDER.hydrate(input("n", ids.stream().map(id -> line(id, 1)).toList()), copies);
+        var items = new ArrayList<Map<String, AttributeValue>>();
+        for (var member : ORDER.decompose(view, versions, 2, T0, T0).bySk().values()) {
+            var item = new HashMap<>(member.item());
+            if (item.get(TableSpec.SK).s().contains("#LINE#")) {
+                item.put(Aggregate.POS, AttributeValue.fromN("0")); // tied, as data written by another tool could be
+            }
+            items.add(item);
+        }
+        java.util.Collections.reverse(items);
+
+        var lines = (List<Map<String, Object>>) ((Map<String, Object>) ORDER.assemble(items).view().get("first")).get("lines");
+
+        assertThat(lines).extracting(line -> ((Map<String, Object>) line.get("product")).get("id"))
+                .containsExactly("p\uFF5E", "p\uD83D\uDE00");
     }
 
     @Test

@@ -54,6 +54,26 @@ class QuerySpecTest {
     }
 
     @Test
+    void aShapeMadeOfManyOrLongValuesIsRenderedAnewAndNeverKept() {
+        var workspaces = new java.util.ArrayList<AttributeValue>();
+        for (int i = 0; i < 300; i++) {
+            workspaces.add(AttributeValue.fromS("ws-" + java.util.UUID.randomUUID()));
+        }
+        var tenantScoped = QuerySpec.on(Index.GSI1, "STATUS#PAUSED").filter(Condition.in("workspaceId", workspaces))
+                .limit(21).build();
+        var longValue = QuerySpec.table("P#1").sort(SortCondition.gt("x".repeat(2_000))).build();
+        var small = QuerySpec.table("P#1").sort(SortCondition.gt("v-" + java.util.UUID.randomUUID())).build();
+
+        for (QuerySpec spec : List.of(tenantScoped, longValue, small)) {
+            assertThat(spec.toRequest("cairn", START)).isEqualTo(spec.render("cairn", START));
+        }
+
+        assertThat(tenantScoped.cached("cairn")).isFalse();
+        assertThat(longValue.cached("cairn")).isFalse();
+        assertThat(small.cached("cairn")).isTrue();
+    }
+
+    @Test
     void shapesBeyondTheCachesBoundStillRenderExactly() {
         for (int i = 0; i < 1_500; i++) {
             var spec = QuerySpec.table("P#" + i).filter(Condition.eq("n", AttributeValue.fromN(Integer.toString(i)))).build();
