@@ -116,7 +116,8 @@ public record QuerySpec(Index index, String partition, SortCondition sort, boole
         if (template == null) {
             template = render(table, null);
             if (!small(template)) {
-                return render(table, exclusiveStartKey);
+                // rendered with this request's partition already: only its start key is missing
+                return exclusiveStartKey == null ? template : template.toBuilder().exclusiveStartKey(exclusiveStartKey).build();
             }
             if (SHAPES.size() >= MAX_SHAPES) {
                 SHAPES.clear();
