@@ -166,13 +166,9 @@ class AggregateTest {
     void elementsKeyedWithEscapedOrRangeEdgeCharactersComeBackWholeAndInTheirStoredPositions() {
         // keys around the list's sort-key range: '#' (escaped), '%', '$' (the character after the delimiter), '~'
         var ids = List.of("p$", "p#1", "p%25", "p", "p~", "p#LINE#x");
-        var copies = new HashMap<>(resolved());
-        ids.forEach(p -> copies.put(Aggregate.refKey(PRODUCT_REF, p), new RefCopy(Map.of("id", p, "title", "Title " + p), 1)));
-        var versions = new HashMap<String, Long>();
-        copies.forEach((k, v) -> versions.put(k, v.version()));
-        var view = ORDER.hydrate(input("n", ids.stream().map(id -> line(id, 1)).toList()), copies);
-        var items = new ArrayList<>(ORDER.decompose(view, versions, 2, T0, T0).bySk().values().stream()
-                .map(Member::item).toList());
+        var stored = storedOrder(ids);
+        var view = stored.view();
+        var items = new ArrayList<>(stored.items());
         java.util.Collections.shuffle(items, new java.util.Random(7));
 
         var assembled = ORDER.assemble(items);
@@ -189,14 +185,9 @@ class AggregateTest {
     void elementsAtTheSamePositionKeepDynamoDbsOrderOfTheirKeysAboveTheBasicPlane() {
         // U+FF5E sorts before U+1F600 by code point (DynamoDB's order), after it by Java's UTF-16 order
         var ids = List.of("p\uFF5E", "p\uD83D\uDE00");
-        var copies = new HashMap<>(resolved());
-        ids.forEach(p -> copies.put(Aggregate.refKey(PRODUCT_REF, p), new RefCopy(Map.of("id", p, "title", "Title " + p), 1)));
-        var versions = new HashMap<String, Long>();
-        copies.forEach((k, v) -> versions.put(k, v.version()));
-        var view = ORDER.hydrate(input("n", ids.stream().map(id -> line(id, 1)).toList()), copies);
         var items = new ArrayList<Map<String, AttributeValue>>();
-        for (var member : ORDER.decompose(view, versions, 2, T0, T0).bySk().values()) {
-            var item = new HashMap<>(member.item());
+        for (var storedItem : storedOrder(ids).items()) {
+            var item = new HashMap<>(storedItem);
             if (item.get(TableSpec.SK).s().contains("#LINE#")) {
                 item.put(Aggregate.POS, AttributeValue.fromN("0")); // tied, as data written by another tool could be
             }
@@ -208,6 +199,19 @@ class AggregateTest {
 
         assertThat(lines).extracting(line -> ((Map<String, Object>) line.get("product")).get("id"))
                 .containsExactly("p\uFF5E", "p\uD83D\uDE00");
+    }
+
+    /** An order whose first parcel has a line per product id, hydrated, and the items it is stored as (version 2). */
+    private static StoredOrder storedOrder(List<String> productIds) {
+        var copies = new HashMap<>(resolved());
+        productIds.forEach(p -> copies.put(Aggregate.refKey(PRODUCT_REF, p), new RefCopy(Map.of("id", p, "title", "Title " + p), 1)));
+        var versions = new HashMap<String, Long>();
+        copies.forEach((k, v) -> versions.put(k, v.version()));
+        var view = ORDER.hydrate(input("n", productIds.stream().map(id -> line(id, 1)).toList()), copies);
+        return new StoredOrder(view, ORDER.decompose(view, versions, 2, T0, T0).bySk().values().stream().map(Member::item).toList());
+    }
+
+    private record StoredOrder(Map<String, Object> view, List<Map<String, AttributeValue>> items) {
     }
 
     @Test
