@@ -51,6 +51,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -600,7 +601,7 @@ public class DeclaredService {
         DeclaredEntity child = models.plan().entity(include.entity());
         String what = what(entity, address);
         var visible = visibleAt(entity, address);
-        return withParent(entity, child, address.id(), limit, what).map(found -> {
+        return withParent(entity, child, address.id(), limit, () -> what).map(found -> {
             if (!visible.test(found.parent().value())) {
                 throw EntityService.notFound(what);
             }
@@ -616,7 +617,7 @@ public class DeclaredService {
      * listed newest first that precede it; over every write shard for the children of a sharded parent.
      */
     private Uni<EntityService.ParentPage<Doc, Doc>> withParent(DeclaredEntity parent, DeclaredEntity child, String id,
-                                                               int limit, String what) {
+                                                               int limit, Supplier<String> what) {
         if (child.model().parentShards() != null) {
             return withParentSharded(parent, child, id, limit, what);
         }
@@ -634,7 +635,7 @@ public class DeclaredService {
      * shows more, only the missing shards are read, in a second round.
      */
     private Uni<EntityService.ParentPage<Doc, Doc>> withParentSharded(DeclaredEntity parent, DeclaredEntity child,
-                                                                      String id, int limit, String what) {
+                                                                      String id, int limit, Supplier<String> what) {
         Integer cached = shards.known(parent, id);
         int assumed = cached == null ? 1 : cached;
         FanOut guess = child.shardedPartitions(id, assumed, limit, true);
@@ -645,7 +646,7 @@ public class DeclaredService {
                     var shardZero = pages.stream().filter(p -> p.shard() == 0).findFirst().orElseThrow();
                     var parentItem = shardZero.items().isEmpty() ? null : shardZero.items().get(0);
                     if (parentItem == null || !parentSk.equals(PrimaryKey.from(parentItem).sk())) {
-                        throw EntityService.notFound(what);
+                        throw EntityService.notFound(what.get());
                     }
                     Stored<Doc> found = parent.spec().fromItem(parentItem);
                     int actual = shards.remember(parent, id, found.value());
@@ -856,7 +857,8 @@ public class DeclaredService {
         DeclaredEntity parent = model.parent() == null ? null : models.plan().entity(model.parent().entity());
         if (cursor == null && parent != null && model.readsWithParent(parent.model())) {
             // The first page is the same one Query with the parent in it: an unknown parent is a 404, not an empty page.
-            return withParent(parent, entity, partitionId, limit, parent.describe(List.of(partitionId)))
+            // the 404's words only made when it is one
+            return withParent(parent, entity, partitionId, limit, () -> parent.describe(List.of(partitionId)))
                     .map(found -> found.children().map(stored -> view(entity, stored)));
         }
         if (model.parentShards() != null) {

@@ -192,12 +192,12 @@ public class EntityService {
      * theirs); NotFound when the parent is absent. The next-page cursor continues as {@code children}.
      */
     public <P, C> Uni<ParentPage<P, C>> parentWithChildren(QuerySpec together, QuerySpec children, EntitySpec<P> parent,
-                                                           EntitySpec<C> child, String what) {
+                                                           EntitySpec<C> child, java.util.function.Supplier<String> what) {
         return store.page(together, null, children).map(page -> {
             ItemCollection items = ItemCollection.decode(page.items(), List.of(parent, child));
             Stored<P> found = items.single(parent);
             if (found == null) {
-                throw notFound(what);
+                throw notFound(what.get());
             }
             return new ParentPage<>(found, new Page<>(items.all(child), page.next()));
         });

@@ -22,6 +22,11 @@ public final class DocCodec implements ItemCodec<Doc> {
 
     private final List<FieldModel> fields;
     private final Set<String> names;
+    private final Doc.Layout layout;
+    /** The fields by their place in the layout: a decode walks an array, not a list's iterator. */
+    private final FieldModel[] laidOut;
+    /** Where the expiry field's value is in the layout; -1: none. */
+    private final int ttlAt;
     /** The expiry field ({@code ttl}), stored as the table's TTL attribute in epoch seconds; null: none. */
     private final String ttl;
 
@@ -35,6 +40,9 @@ public final class DocCodec implements ItemCodec<Doc> {
         var n = new LinkedHashSet<String>();
         fields.forEach(f -> n.add(f.name()));
         this.names = java.util.Collections.unmodifiableSet(n);
+        this.layout = new Doc.Layout(this.fields.stream().map(FieldModel::name).toList());
+        this.laidOut = this.fields.toArray(FieldModel[]::new);
+        this.ttlAt = ttl == null ? -1 : layout.at(ttl);
     }
 
     @Override
@@ -52,21 +60,22 @@ public final class DocCodec implements ItemCodec<Doc> {
 
     @Override
     public Doc decode(Map<String, AttributeValue> attributes) {
-        var values = decodeObject(fields, attributes);
-        AttributeValue expiry = ttl == null ? null : attributes.get(TableSpec.EXPIRES_AT);
-        if (expiry == null || expiry.n() == null) {
-            return Doc.owning(values);
-        }
-        // in the declared order of the fields, as every other field
-        var ordered = new LinkedHashMap<String, Object>(capacity(fields.size()));
-        for (FieldModel field : fields) {
-            Object value = field.name().equals(ttl) ? Instant.ofEpochSecond(Long.parseLong(expiry.n())).toString()
-                    : values.get(field.name());
-            if (value != null) {
-                ordered.put(field.name(), value);
+        Object[] values = new Object[laidOut.length];
+        for (int i = 0; i < values.length; i++) {
+            FieldModel field = laidOut[i];
+            AttributeValue value = attributes.get(field.name());
+            if (value != null && !Boolean.TRUE.equals(value.nul())) {
+                values[i] = decode(field, value);
             }
         }
-        return Doc.owning(ordered);
+        if (ttlAt >= 0) {
+            // stored as the table's TTL attribute in epoch seconds; shown in its declared place as an RFC 3339 instant
+            AttributeValue expiry = attributes.get(TableSpec.EXPIRES_AT);
+            if (expiry != null && expiry.n() != null) {
+                values[ttlAt] = Instant.ofEpochSecond(Long.parseLong(expiry.n())).toString();
+            }
+        }
+        return Doc.laid(layout, values);
     }
 
     /** The expiry field, or null when the entity declares none. */

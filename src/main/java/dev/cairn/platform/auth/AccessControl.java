@@ -88,8 +88,11 @@ public class AccessControl {
         }
         DeclaredAccess.Rule declared = null;
         if (resource.getResourceClass() != null && resource.getResourceClass().isAnnotationPresent(RoutesWithin.class)) {
-            // The path as the declared routes match it: encoded (a %2F inside an id is not a slash), never decoded.
-            declared = DeclaredAccess.of(request.getMethod(), request.getUriInfo().getRequestUri().getRawPath());
+            // The path as Vert.x normalized it once for routing (dot segments removed, only unreserved characters
+            // decoded: a %2F inside an id stays no slash) — the same string the declared resource matches when no rule
+            // is kept, so the two can never disagree on which route a path is; the resource serves the very match
+            // authorized here (MATCHED).
+            declared = DeclaredAccess.of(request.getMethod(), routing.normalizedPath());
             if (declared == null) {
                 return PROCEED; // no declared route: the resource answers 404 or 405
             }

@@ -217,6 +217,49 @@ class AuthResourceTest {
     }
 
     @Test
+    void aDottedOrEncodedPathIsAuthorizedAsTheRouteItServes() throws Exception {
+        String mine = unique("ws-a");
+        String theirs = unique("ws-b");
+        createWorkspaceWithActiveProjects(mine, 1);
+        createWorkspaceWithActiveProjects(theirs, 1);
+        String tenant = TestTokens.bearer("alice", List.of(mine), "cairn-writer");
+        // Sent byte for byte (HTTP clients remove dot segments themselves): each path is served as the route it
+        // normalizes to and authorized as that same route, so another tenant's workspace reached through dot segments
+        // or escaped letters is as missing as by its plain path ...
+        for (String path : List.of("/workspaces/" + mine + "/../" + theirs + "/projects",
+                "/workspaces/" + mine + "/%2E%2E/" + theirs + "/projects", "/workspaces/./" + theirs + "/projects",
+                "/workspaces/" + escapedLetters(theirs) + "/projects", "/x/../workspaces/" + theirs)) {
+            assertThat(raw(tenant, path)).as(path).startsWith("HTTP/1.1 404").contains("\"code\":\"NotFound\"");
+        }
+        // ... and one's own, so reached, is one's own.
+        assertThat(raw(tenant, "/workspaces/" + theirs + "/%2e%2e/" + mine + "/projects")).startsWith("HTTP/1.1 200")
+                .contains("\"workspaceId\":\"" + mine + "\"").doesNotContain(theirs);
+        assertThat(raw(tenant, "/workspaces/" + escapedLetters(mine))).startsWith("HTTP/1.1 200")
+                .contains("\"id\":\"" + mine + "\"");
+        // Without a token, every form is the 401 the plain path is.
+        assertThat(raw(null, "/workspaces/" + theirs + "/../" + mine + "/projects")).startsWith("HTTP/1.1 401");
+        assertThat(raw(null, "/workspaces/" + escapedLetters(mine))).startsWith("HTTP/1.1 401");
+    }
+
+    /** The id with each letter percent-encoded (an unreserved character, which the server decodes). */
+    private static String escapedLetters(String id) {
+        var out = new StringBuilder();
+        id.chars().forEach(c -> out.append(Character.isLetter(c) ? String.format("%%%02X", c) : String.valueOf((char) c)));
+        return out.toString();
+    }
+
+    /** One GET with the path exactly as given, over a socket: the status line, headers and body as text. */
+    private static String raw(String bearer, String path) throws java.io.IOException {
+        try (var socket = new java.net.Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+            socket.setSoTimeout(10_000);
+            String request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + (bearer == null ? "" : "Authorization: " + bearer + "\r\n") + "Connection: close\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
     void theStatusListingShowsOnlyTheCallersWorkspacesAndStarSeesAll() {
         String mine = unique("ws-a");
         String theirs = unique("ws-b");
