@@ -64,13 +64,9 @@ public record Doc(Map<String, Object> values) {
             this.index = Map.copyOf(at);
         }
 
-        int size() {
-            return names.length;
-        }
-
-        /** Where this name's value is; -1 when the layout has no such name. */
+        /** Where this name's value is; -1 when the layout has no such name (a null one included, as a hash map has). */
         int at(Object name) {
-            Integer at = index.get(name);
+            Integer at = name == null ? null : index.get(name);
             return at == null ? -1 : at;
         }
     }

@@ -72,6 +72,8 @@ class DocCodecTest {
         assertThat(decoded.values().containsKey("pk")).isFalse();
         assertThat(decoded.get("price")).isNull();
         assertThat(decoded.get("nonsense")).isNull();
+        assertThat(decoded.values().get(null)).isNull();
+        assertThat(decoded.values().containsKey(null)).isFalse();
         assertThat(decoded.values().toString()).isEqualTo(expected.toString());
     }
 
