@@ -23,7 +23,6 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotAllowedException;
-import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.OPTIONS;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
@@ -212,10 +211,10 @@ public class DeclaredResource {
     @Path("{path: .+}")
     @Produces(MediaType.WILDCARD)
     @Operation(hidden = true)
-    public RestResponse<Void> options(@Context RoutingContext context) {
+    public RestResponse<Void> options(@Context UriInfo uri, @Context RoutingContext context) {
         String allow = AllowedMethods.of(context.normalizedPath());
         if (allow == null) {
-            throw new NotFoundException();
+            throw noResource(uri);
         }
         return RestResponse.ResponseBuilder.<Void>ok().header(HttpHeaders.ALLOW, allow + ", HEAD, OPTIONS").build();
     }
@@ -300,7 +299,7 @@ public class DeclaredResource {
         List<String> parts = DeclaredRoutes.segments(context.normalizedPath());
         var allowed = new LinkedHashSet<String>();
         Match match = models.routes().match(method, parts, allowed).orElseThrow(() -> allowed.isEmpty()
-                ? new NotFoundException()
+                ? noResource(uri)
                 : new NotAllowedException(Response.status(Response.Status.METHOD_NOT_ALLOWED)
                 .header(HttpHeaders.ALLOW, String.join(", ", allowed)).build()));
         ((HttpServerRequestInternal) context.request()).context().putLocal(URL_PATH_TEMPLATE, match.route().template());
@@ -308,6 +307,14 @@ public class DeclaredResource {
         // unauthenticated); should the two ever disagree on a path, this is a 401, never an answer.
         Caller.current();
         return match;
+    }
+
+    /**
+     * A path no route has, decided here on the path the route was matched on (the one the HTTP server normalized),
+     * not again on another reading of it: a 404, never a 405 naming the route another reading would find.
+     */
+    private static CairnException noResource(UriInfo uri) {
+        return new CairnException(new CairnError.NotFound("no resource at " + uri.getPath()));
     }
 
     private static Address address(Match match) {

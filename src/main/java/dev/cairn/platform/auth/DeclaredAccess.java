@@ -38,7 +38,10 @@ public final class DeclaredAccess {
         rules = declared;
     }
 
-    /** The rule of this method on this path (encoded, as sent); null when no declared route serves it. */
+    /**
+     * The rule of this method on this path (as the HTTP server normalized it for routing: dot segments removed, only
+     * unreserved characters decoded); null when no declared route serves it.
+     */
     public static Rule of(String method, String path) {
         return rules.apply(method, path);
     }

@@ -239,6 +239,12 @@ class AuthResourceTest {
         // Without a token, every form is the 401 the plain path is.
         assertThat(raw(null, "/workspaces/" + theirs + "/../" + mine + "/projects")).startsWith("HTTP/1.1 401");
         assertThat(raw(null, "/workspaces/" + escapedLetters(mine))).startsWith("HTTP/1.1 401");
+        // A segment that only another reading of the path takes for a dot segment ("..;") names no route: the 404 of a
+        // path no model declares, with or without a token, never a 405 naming the route that other reading finds.
+        for (String bearer : java.util.Arrays.asList(tenant, null)) {
+            String answer = raw(bearer, "/workspaces/" + mine + "/..;/" + theirs + "/projects");
+            assertThat(answer).startsWith("HTTP/1.1 404").contains("\"code\":\"NotFound\"").doesNotContainIgnoringCase("allow:");
+        }
     }
 
     /** The id with each letter percent-encoded (an unreserved character, which the server decodes). */
