@@ -93,8 +93,8 @@ public class DeclaredModels implements AccessPatterns {
         String tenant = access.tenantAt() < 0 ? null : match.values().get(access.tenantAt());
         String user = access.userAt() < 0 ? null : match.values().get(access.userAt());
         return new DeclaredAccess.Rule(access.role(), tenant,
-                tenant == null ? null : access.describeTenant(tenant), match, user,
-                user == null ? null : access.user().describe(List.of(user)));
+                tenant == null ? null : () -> access.describeTenant(tenant), match, user,
+                user == null ? null : () -> access.user().describe(List.of(user)));
     }
 
     public DomainPlan plan() {

@@ -8,7 +8,9 @@ import dev.cairn.service.EntityService;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -25,22 +27,23 @@ public class DeclaredShards {
 
     private final ConcurrentHashMap<String, Integer> known = new ConcurrentHashMap<>();
     private final EntityService entities;
-    private final DeclaredModels models;
+
+    /** Each sharded parent's count field, by the parent's name: asked on every listing of its children. */
+    private final Map<String, String> countFields = new HashMap<>();
 
     public DeclaredShards(EntityService entities, DeclaredModels models) {
         this.entities = entities;
-        this.models = models;
+        for (DeclaredEntity entity : models.plan().entities()) {
+            EntityModel model = entity.model();
+            if (model.parentShards() != null) {
+                countFields.putIfAbsent(model.parent().entity(), model.parentShards());
+            }
+        }
     }
 
     /** The field of {@code parent} that counts its children's write shards; null when none is sharded. */
     public String countField(DeclaredEntity parent) {
-        for (DeclaredEntity entity : models.plan().entities()) {
-            EntityModel model = entity.model();
-            if (model.parentShards() != null && model.parent().entity().equals(parent.name())) {
-                return model.parentShards();
-            }
-        }
-        return null;
+        return countFields.get(parent.name());
     }
 
     /** The cached count, or null when this replica has not seen the parent. */

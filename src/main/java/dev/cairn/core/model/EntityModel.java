@@ -244,7 +244,13 @@ public record EntityModel(String name, KeyTemplate pk, KeyTemplate sk, String pa
     }
 
     public Optional<FieldModel> field(String fieldName) {
-        return fields.stream().filter(f -> f.name().equals(fieldName)).findFirst();
+        // a loop, not a stream: asked on every request's path (a handful of fields)
+        for (FieldModel field : fields) {
+            if (field.name().equals(fieldName)) {
+                return Optional.of(field);
+            }
+        }
+        return Optional.empty();
     }
 
     public boolean serves(Op op) {

@@ -200,10 +200,10 @@ public class AccessControl {
                                    DeclaredAccess.Rule declared) {
         if (declared != null) {
             if (declared.tenant() != null && !caller.canSee(declared.tenant())) {
-                throw new CairnException(new CairnError.NotFound(declared.missing() + " does not exist"));
+                throw new CairnException(new CairnError.NotFound(declared.missing().get() + " does not exist"));
             }
             if (declared.user() != null && !caller.subject().equals(declared.user()) && !caller.has(Role.ADMIN)) {
-                throw new CairnException(new CairnError.NotFound(declared.userMissing() + " does not exist"));
+                throw new CairnException(new CairnError.NotFound(declared.userMissing().get() + " does not exist"));
             }
             return;
         }

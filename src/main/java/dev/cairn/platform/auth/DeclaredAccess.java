@@ -3,6 +3,7 @@ package dev.cairn.platform.auth;
 import dev.cairn.platform.auth.Caller.Role;
 
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * What a declared route (a model file's) needs of its caller, as the declared domains say it: the role, and — when its
@@ -19,11 +20,13 @@ public final class DeclaredAccess {
      * {@code role} the caller needs; {@code tenant} the tenant (workspace) id the path names, or null; {@code missing}
      * what a 404 calls that tenant ("workspace acme"); {@code match} the matched route, opaque here; {@code user} the
      * user whose own (private) data the path names — only that user or an admin passes, anyone else meets it as
-     * missing, {@code userMissing} naming it.
+     * missing, {@code userMissing} naming it. The names are made only for a 404 (every request of a declared route
+     * has a rule; few are refused).
      */
-    public record Rule(Role role, String tenant, String missing, Object match, String user, String userMissing) {
+    public record Rule(Role role, String tenant, Supplier<String> missing, Object match, String user,
+                       Supplier<String> userMissing) {
 
-        public Rule(Role role, String tenant, String missing, Object match) {
+        public Rule(Role role, String tenant, Supplier<String> missing, Object match) {
             this(role, tenant, missing, match, null, null);
         }
     }

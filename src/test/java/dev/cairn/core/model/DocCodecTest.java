@@ -101,4 +101,16 @@ class DocCodecTest {
         assertThat(decoded).isEqualTo(new Doc(Map.of()));
         assertThat(decoded.values().entrySet().iterator().hasNext()).isFalse();
     }
+
+    @Test
+    void aStoredNumberDecodesToTheCanonicalValueTheGeneralReadingGives() {
+        for (String stored : List.of("0", "-0", "7", "007", "-42", "999999999999999999", "-999999999999999999",
+                "1000000000000000000", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+                "12.50", "1.0", "-3.25", "1E+3", "1e3", "0.000", "123456789012345678901234567890")) {
+            Object general = FieldRules.canonical(new BigDecimal(stored).stripTrailingZeros());
+            assertThat(DocCodec.number(stored)).as(stored).isEqualTo(general).hasSameClassAs(general);
+        }
+        Doc decoded = codec().decode(Map.of("seats", AttributeValue.fromN("120"), "price", AttributeValue.fromN("12.50")));
+        assertThat(decoded.values()).containsEntry("seats", 120L).containsEntry("price", new BigDecimal("12.5"));
+    }
 }
