@@ -12,6 +12,7 @@ import dev.cairn.core.entity.Stored;
 import dev.cairn.core.key.PrimaryKey;
 import dev.cairn.core.model.DeclaredEntity;
 import dev.cairn.core.model.Doc;
+import dev.cairn.core.model.NamedValues;
 import dev.cairn.core.model.DomainPlan;
 import dev.cairn.core.model.EntityModel;
 import dev.cairn.core.item.Timestamps;
@@ -972,7 +973,7 @@ public class DeclaredService {
             values[shown.indexOf(timestamp)] = Timestamps.text(timestamp.equals(EntityModel.CREATED_AT)
                     ? stored.createdAt() : stored.updatedAt());
         }
-        return new ItemView(shown, values);
+        return NamedValues.all(entity.shownNames(), values);
     }
 
     /** A cascade's answer with the entity as the API shows it. */

@@ -266,11 +266,34 @@ public class OpenApiDocs implements OASFilter {
             if (readOnly(property)) {
                 return; // only ever answered (a timestamp, an included page): a patch has nothing to say about it
             }
-            // A copy: the entity's own property stays as it is (a required field is not nullable there).
-            Schema target = property.getRef() != null ? ref(mergePatchOf(openAPI, name(property.getRef()))) : copy(property);
-            patch.addProperty(field, nullable(target));
+            patch.addProperty(field, nullable(mergePatchProperty(openAPI, property)));
         });
         return name;
+    }
+
+    /**
+     * A property as a merge patch sends it, always a copy (the entity's own property stays as it is: a required field
+     * is not nullable there): an object written inline merges like the entity, its fields optional and nullable at every
+     * depth; a referenced schema is its own merge patch; anything else (an array, a scalar) is replaced whole.
+     */
+    private static Schema mergePatchProperty(OpenAPI openAPI, Schema property) {
+        if (property.getRef() != null) {
+            return ref(mergePatchOf(openAPI, name(property.getRef())));
+        }
+        Schema target = copy(property);
+        if (property.getProperties() != null) {
+            target.setRequired(null);
+            // open, as the entity's own merge patch: a null for a member the object does not have is a no-op
+            target.setAdditionalPropertiesBoolean(null);
+            var fields = new LinkedHashMap<String, Schema>();
+            property.getProperties().forEach((field, nested) -> {
+                if (!readOnly(nested)) {
+                    fields.put(field, nullable(mergePatchProperty(openAPI, nested)));
+                }
+            });
+            target.setProperties(fields);
+        }
+        return target;
     }
 
     private static boolean readOnly(Schema property) {

@@ -96,6 +96,31 @@ class LibraryResourceTest {
     }
 
     @Test
+    void aMergePatchChangesOrRemovesOneFieldOfANestedObjectAsTheContractSays() {
+        // Every exchange is checked against the served document: a nested object's required fields are not required
+        // in a merge patch (the object merges into the stored one), so these bodies must be valid there too.
+        String id = unique("member");
+        member(id);
+        given().contentType("application/merge-patch+json").body("{\"address\":{\"postcode\":\"LS1 4AP\"}}")
+                .patch("/members/{id}", id).then().statusCode(200)
+                .body("address.city", equalTo("Leeds")).body("address.postcode", equalTo("LS1 4AP"));
+        given().contentType("application/merge-patch+json").body("{\"address\":{\"postcode\":null}}")
+                .patch("/members/{id}", id).then().statusCode(200)
+                .body("address.city", equalTo("Leeds")).body("address.postcode", nullValue());
+        // removing a member the address does not have is a no-op, as at the top level; giving it a value is refused
+        given().contentType("application/merge-patch+json").body("{\"address\":{\"floor\":null}}")
+                .patch("/members/{id}", id).then().statusCode(200).body("address.city", equalTo("Leeds"));
+        given().contentType("application/merge-patch+json").body("{\"address\":{\"floor\":\"3\"}}")
+                .patch("/members/{id}", id).then().statusCode(400).body("errors.field", hasItem("address.floor"));
+        given().get("/members/{id}", id).then().statusCode(200).body("address.floor", nullValue())
+                .body("address.postcode", nullValue());
+        var patch = dev.cairn.platform.contract.ContractEveryRequest.servedDocument()
+                .path("components").path("schemas").path("MemberMergePatch").path("properties").path("address");
+        assertThat(patch.path("required").isMissingNode()).as(patch.toString()).isTrue();
+        assertThat(patch.path("properties").path("city").path("type").toString()).contains("null");
+    }
+
+    @Test
     void badBodiesAreRefusedNamingEveryFieldAndWriteNothing() {
         String id = unique("member");
         given().contentType(ContentType.JSON)

@@ -37,6 +37,7 @@ public final class DeclaredEntity {
     private final String[] skFields;
     /** What an item shows, in order: its fields, then its timestamps (made once: listings show one per item). */
     private final java.util.List<String> shown;
+    private final NamedValues.Names shownNames;
 
     DeclaredEntity(EntityModel model) {
         this.model = model;
@@ -44,6 +45,7 @@ public final class DeclaredEntity {
         model.fields().forEach(field -> names.add(field.name()));
         names.addAll(model.timestamps());
         this.shown = java.util.List.copyOf(names);
+        this.shownNames = NamedValues.Names.of(shown);
         this.pkFields = model.pk().fieldNames().toArray(String[]::new);
         this.skFields = model.sk().fieldNames().toArray(String[]::new);
         var builder = EntitySpec.builder(model.name(), new DocCodec(model.fields(), model.ttl())).key(this::keyOf);
@@ -69,6 +71,11 @@ public final class DeclaredEntity {
     /** The names an item shows, in order: its fields, then its timestamps. */
     public java.util.List<String> shown() {
         return shown;
+    }
+
+    /** The same names, for an item as the API shows it ({@link NamedValues#all}). */
+    public NamedValues.Names shownNames() {
+        return shownNames;
     }
 
     public String name() {

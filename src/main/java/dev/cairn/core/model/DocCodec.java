@@ -22,7 +22,7 @@ public final class DocCodec implements ItemCodec<Doc> {
 
     private final List<FieldModel> fields;
     private final Set<String> names;
-    private final Doc.Layout layout;
+    private final NamedValues.Names layout;
     /** The fields by their place in the layout: a decode walks an array, not a list's iterator. */
     private final FieldModel[] laidOut;
     /** Where the expiry field's value is in the layout; -1: none. */
@@ -40,7 +40,7 @@ public final class DocCodec implements ItemCodec<Doc> {
         var n = new LinkedHashSet<String>();
         fields.forEach(f -> n.add(f.name()));
         this.names = java.util.Collections.unmodifiableSet(n);
-        this.layout = new Doc.Layout(this.fields.stream().map(FieldModel::name).toList());
+        this.layout = NamedValues.Names.of(this.fields.stream().map(FieldModel::name).toList());
         this.laidOut = this.fields.toArray(FieldModel[]::new);
         this.ttlAt = ttl == null ? -1 : layout.at(ttl);
     }

@@ -36,7 +36,7 @@ public class ContractEveryRequest implements QuarkusTestBeforeEachCallback {
         RestAssured.replaceFiltersWith(filters);
     }
 
-    static com.fasterxml.jackson.databind.JsonNode servedDocument() {
+    public static com.fasterxml.jackson.databind.JsonNode servedDocument() {
         try {
             // HTTP/1.1: left to itself the JDK client tries a cleartext HTTP/2 upgrade, and once in a while (seen in
             // a full run) it read the 1.1 answer to that upgrade as an HTTP/2 frame and failed.

@@ -1,4 +1,4 @@
-package dev.cairn.declared;
+package dev.cairn.core.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -8,13 +8,16 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ItemViewTest {
+/** Names shared by many maps and one array of values: the same map, in every way, as a LinkedHashMap of them. */
+class NamedValuesTest {
 
     final List<String> names = List.of("id", "title", "status", "createdAt");
-    final ItemView view = new ItemView(names, new Object[] {"p1", "Skates", null, "2026-11-28T00:00:00Z"});
+    final NamedValues.Names shared = NamedValues.Names.of(names);
+    /** As an answer shows an item: every name, null where absent. */
+    final NamedValues view = NamedValues.all(shared, new Object[] {"p1", "Skates", null, "2026-11-28T00:00:00Z"});
 
     @Test
-    void itIsTheMapOfItsNamesAndValuesInOrderAbsentOnesNull() {
+    void allIsTheMapOfItsNamesAndValuesInOrderAbsentOnesNull() {
         var expected = new LinkedHashMap<String, Object>();
         expected.put("id", "p1");
         expected.put("title", "Skates");
@@ -31,7 +34,7 @@ class ItemViewTest {
     }
 
     @Test
-    void jacksonWritesItAsItWritesTheSameLinkedHashMap() throws Exception {
+    void jacksonWritesAllAsItWritesTheSameLinkedHashMap() throws Exception {
         var mapper = new ObjectMapper();
         var same = new LinkedHashMap<String, Object>();
         for (int i = 0; i < names.size(); i++) {
@@ -46,5 +49,25 @@ class ItemViewTest {
         assertThatThrownBy(() -> view.put("title", "x")).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> view.entrySet().iterator().next().setValue("x")).isInstanceOf(UnsupportedOperationException.class);
         assertThat(view.get("title")).isEqualTo("Skates");
+    }
+
+    @Test
+    void presentLeavesTheAbsentNamesOutOfEveryView() {
+        var present = NamedValues.present(shared, new Object[] {"p1", null, "ACTIVE", null});
+        var expected = new LinkedHashMap<String, Object>();
+        expected.put("id", "p1");
+        expected.put("status", "ACTIVE");
+        assertThat(present).isEqualTo(expected).hasSameHashCodeAs(expected).hasSize(2)
+                .containsExactly(expected.entrySet().toArray(java.util.Map.Entry[]::new));
+        assertThat(expected).isEqualTo(present);
+        assertThat(present.containsKey("title")).isFalse();
+        assertThat(present.get("title")).isNull();
+        assertThat(present.get(null)).isNull();
+        assertThat(present.containsKey(null)).isFalse();
+        var seen = new java.util.ArrayList<String>();
+        present.forEach((name, value) -> seen.add(name + "=" + value));
+        assertThat(seen).containsExactly("id=p1", "status=ACTIVE");
+        assertThat(NamedValues.present(shared, new Object[4])).isEmpty();
+        assertThatThrownBy(() -> NamedValues.present(shared, new Object[3])).isInstanceOf(IllegalArgumentException.class);
     }
 }
