@@ -20,6 +20,7 @@ import java.io.StringReader;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -1162,9 +1163,16 @@ public final class ModelReader extends YamlReader {
             });
         }
         // A parent whose children are write-sharded is never deleted: every replica caches its shard count.
+        var shardedChild = new HashMap<String, EntityModel>();
         for (EntityModel entity : entities.values()) {
             if (entity.parentShards() != null) {
                 EntityModel parent = entities.get(entity.parent().entity());
+                EntityModel first = shardedChild.putIfAbsent(parent.name(), entity);
+                if (first != null) {
+                    // its count field and its one descending Query with the newest children are that one child's
+                    throw fail(declared.get(entity.name()), "the children of " + parent.name() + " are write-sharded already ("
+                            + first.name() + "): one kind of child of a parent may be");
+                }
                 if (parent.operation(Op.DELETE) != null) {
                     throw fail(declared.get(parent.name()), "the children of " + parent.name() + " are write-sharded ("
                             + entity.name() + "), so it is never deleted: leave 'delete' out of its operations");

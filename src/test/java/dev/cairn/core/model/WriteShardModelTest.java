@@ -123,6 +123,27 @@ class WriteShardModelTest {
     }
 
     @Test
+    void aSecondWriteShardedChildOfOneParentIsRefused() {
+        // Its own count field would be ignored, its items mixed into the first child's shards and listings.
+        String second = BOARD.replace("      shards: { type: integer, min: 1, max: 32, default: 1 }\n",
+                        "      shards: { type: integer, min: 1, max: 32, default: 1 }\n"
+                                + "      lanes: { type: integer, min: 1, max: 32, default: 1 }\n")
+                + """
+                  Note:
+                    parent: { entity: Board, id: boardId, shards: lanes }
+                    key: { pk: "B#{boardId}", sk: "CARD#{id}" }
+                    generate: time-ordered
+                    path: /boards/{boardId}/notes/{id}
+                    fields:
+                      text: { type: string, required: true }
+                    list: { path: "/boards/{boardId}/notes", order: newest-first }
+                """;
+        assertThat(ModelReaderTest.failure(second).getMessage())
+                .contains("the children of Board are write-sharded already (Card): one kind of child of a parent may be");
+        assertThat(board().entity("Card").parentShards()).isEqualTo("shards");
+    }
+
+    @Test
     void aNewestFirstIncludeIsRefusedWhenAnotherEntitySortsBetweenTheChildAndItsParent() {
         String between = BOARD + """
                   Draft:
