@@ -282,6 +282,12 @@ public class OpenApiDocs implements OASFilter {
         }
         Schema target = copy(property);
         if (property.getProperties() != null) {
+            List<String> required = property.getRequired() == null ? List.of() : property.getRequired();
+            String merge = "Merged into the stored object: fields to change; null removes an optional field. Any other"
+                    + " member must be null (a no-op); a non-null unknown member is refused (400)"
+                    + (required.isEmpty() ? "" : ". Where the object is absent the merge makes it, and it must then hold "
+                    + String.join(", ", required) + " (else 400)");
+            target.setDescription(property.getDescription() == null ? merge : property.getDescription() + ". " + merge);
             target.setRequired(null);
             // open, as the entity's own merge patch: a null for a member the object does not have is a no-op
             target.setAdditionalPropertiesBoolean(null);

@@ -118,6 +118,15 @@ class LibraryResourceTest {
                 .path("components").path("schemas").path("MemberMergePatch").path("properties").path("address");
         assertThat(patch.path("required").isMissingNode()).as(patch.toString()).isTrue();
         assertThat(patch.path("properties").path("city").path("type").toString()).contains("null");
+        assertThat(patch.path("description").asText()).contains("a non-null unknown member is refused (400)")
+                .contains("it must then hold city");
+        // a member without an address: the merge makes one, which must hold its city
+        String bare = unique("member");
+        given().contentType(ContentType.JSON).body("{\"memberId\":\"" + bare + "\",\"name\":\"Bo\",\"email\":\"" + bare
+                + "@example.org\"}").post("/members").then().statusCode(201);
+        given().contentType("application/merge-patch+json").body("{\"address\":{\"postcode\":\"LS1\"}}")
+                .patch("/members/{id}", bare).then().statusCode(400).body("errors.field", hasItem("address.city"));
+        given().get("/members/{id}", bare).then().statusCode(200).body("address", nullValue());
     }
 
     @Test

@@ -28,7 +28,10 @@ public final class NamedValues extends AbstractMap<String, Object> {
             this.names = names.toArray(String[]::new);
             var at = new HashMap<String, Integer>();
             for (int i = 0; i < this.names.length; i++) {
-                at.put(this.names[i], i);
+                if (at.put(this.names[i], i) != null) {
+                    // a map has each key once
+                    throw new IllegalArgumentException("the name " + this.names[i] + " twice in " + names);
+                }
             }
             this.index = Map.copyOf(at);
         }

@@ -69,5 +69,7 @@ class NamedValuesTest {
         assertThat(seen).containsExactly("id=p1", "status=ACTIVE");
         assertThat(NamedValues.present(shared, new Object[4])).isEmpty();
         assertThatThrownBy(() -> NamedValues.present(shared, new Object[3])).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> NamedValues.Names.of(List.of("a", "b", "a"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the name a twice");
     }
 }
