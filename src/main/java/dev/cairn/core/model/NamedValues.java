@@ -40,10 +40,6 @@ public final class NamedValues extends AbstractMap<String, Object> {
             return new Names(names);
         }
 
-        public int size() {
-            return names.length;
-        }
-
         /** Where this name's value is; -1 when there is no such name (a null one included, as a hash map has). */
         public int at(Object name) {
             Integer at = name == null ? null : index.get(name);
