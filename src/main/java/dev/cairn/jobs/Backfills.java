@@ -181,8 +181,10 @@ public class Backfills {
             }
             if (stopping) {
                 // Any replica's worker takes it over at its next poll, instead of after the lease.
-                return jobs.handOver(job, after).invoke(ours -> LOG.infof("%s %s handed over after %d page(s): "
-                        + "this replica is stopping", job.kind(), job.id(), after.pages())).replaceWith((Job) null);
+                return jobs.handOver(job, after).invoke(ours -> LOG.infof(ours
+                        ? "%s %s handed over after %d page(s): this replica is stopping"
+                        : "%s %s stopped after %d page(s): another replica had taken it over", job.kind(), job.id(),
+                        after.pages())).replaceWith((Job) null);
             }
             return jobs.checkpoint(job, after).chain(ours -> ours ? pages(job, pager, after) : lost(job));
         });

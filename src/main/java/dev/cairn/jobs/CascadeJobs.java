@@ -198,9 +198,10 @@ public class CascadeJobs {
                         Progress after = progress.page(page.nextStep(), page.nextPosition(), outcome.matched(),
                                 outcome.updated(), outcome.skipped(), outcome.failures());
                         if (stopping) {
-                            return jobs.handOver(job, after).invoke(ours -> LOG.infof(
-                                    "cascade job %s handed over after %d page(s): this replica is stopping", job.id(),
-                                    after.pages())).replaceWith((Job) null);
+                            return jobs.handOver(job, after).invoke(ours -> LOG.infof(ours
+                                    ? "cascade job %s handed over after %d page(s): this replica is stopping"
+                                    : "cascade job %s stopped after %d page(s): another replica had taken it over",
+                                    job.id(), after.pages())).replaceWith((Job) null);
                         }
                         Uni<Boolean> checkpoint = jobs.checkpoint(job, after).memoize().indefinitely();
                         checkpoint.subscribe().with(ours -> { }, failure -> { });

@@ -18,6 +18,7 @@ import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -41,6 +42,8 @@ public class JobWorker {
 
     private static final Logger LOG = Logger.getLogger(JobWorker.class);
     private static final int CLAIMABLE_PER_SHARD = 10;
+    /** Ahead of the default observer priority ({@code Interceptor.Priority.APPLICATION + 500}). */
+    static final int STOP_CLAIMING = Interceptor.Priority.APPLICATION;
 
     private final JobStore jobs;
     private final CascadeJobs cascades;
@@ -51,6 +54,7 @@ public class JobWorker {
     private final CairnConfig config;
     private final Vertx vertx;
     private final AtomicBoolean polling = new AtomicBoolean();
+    private volatile boolean stopping;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong oldestRunnableMillis = new AtomicLong();
     private volatile long timer = -1;
@@ -78,7 +82,13 @@ public class JobWorker {
         }
     }
 
-    void stop(@Observes ShutdownEvent event) {
+    /**
+     * Stops claiming before any running job hands over (this observer runs ahead of the jobs' own, which observe at
+     * the default priority): a handed-over job is due at once and still names this replica, so a poll of ours would
+     * claim it back and hold it, with a client about to close, for a whole lease.
+     */
+    void stop(@Observes @Priority(STOP_CLAIMING) ShutdownEvent event) {
+        stopping = true;
         if (timer >= 0) {
             vertx.cancelTimer(timer);
         }
@@ -86,7 +96,7 @@ public class JobWorker {
 
     /** One round over every shard; a round still running when the timer fires again is not doubled. */
     void poll() {
-        if (!polling.compareAndSet(false, true)) {
+        if (stopping || !polling.compareAndSet(false, true)) {
             return;
         }
         List<Uni<List<Job>>> shards = IntStream.range(0, jobs.table().shards())
@@ -105,7 +115,7 @@ public class JobWorker {
 
     /** Claims one job if this replica has room, then runs it detached (the poll goes on). */
     private Uni<Void> claimAndRun(Job job) {
-        if (active.get() >= config.jobs().concurrency()) {
+        if (stopping || active.get() >= config.jobs().concurrency()) {
             return Uni.createFrom().voidItem();
         }
         return jobs.claim(job).invoke(claimed -> {

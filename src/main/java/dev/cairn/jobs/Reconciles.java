@@ -256,8 +256,10 @@ public class Reconciles {
             }
             if (stopping) {
                 // Any replica's worker takes it over at its next poll, instead of after the lease.
-                return jobs.handOver(job, after).invoke(ours -> LOG.infof("reconcile %s handed over after %d page(s): "
-                        + "this replica is stopping", job.id(), after.pages())).replaceWith((Job) null);
+                return jobs.handOver(job, after).invoke(ours -> LOG.infof(ours
+                        ? "reconcile %s handed over after %d page(s): this replica is stopping"
+                        : "reconcile %s stopped after %d page(s): another replica had taken it over", job.id(),
+                        after.pages())).replaceWith((Job) null);
             }
             return jobs.checkpoint(job, after).chain(ours -> ours
                     ? pause.chain(() -> pages(job, scope, after, pace))
