@@ -36,6 +36,9 @@ record RunInfo(String date, String startedAt, String commit, boolean dirty, List
         var command = new StringBuilder("./mvnw -Pbench verify -Dbench.scenarios=").append(String.join(",", scenarios))
                 .append(" -Dbench.warmup=").append(warmup).append(" -Dbench.duration=").append(duration)
                 .append(" -Dbench.concurrency=").append(concurrencies.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse(""));
+        if (!System.getProperty("bench.duration.large", "").isBlank()) {
+            command.append(" -Dbench.duration.large=").append(System.getProperty("bench.duration.large"));
+        }
         if (!System.getProperty("bench.settle", "").isBlank()) {
             command.append(" -Dbench.settle=").append(System.getProperty("bench.settle"));
         }
