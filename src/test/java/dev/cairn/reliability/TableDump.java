@@ -5,11 +5,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeSet;
 
 /** A full dump of the table (a test-only Scan), to prove a rejected write changed nothing. */
 final class TableDump {
+
+    private static final int PAGE = 500;
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     private TableDump() {
     }
@@ -18,8 +22,12 @@ final class TableDump {
         var items = new TreeSet<String>();
         Map<String, AttributeValue> start = null;
         do {
+            // Pages of a bounded size, each with a timeout of its own: late in the suite the table holds thousands of
+            // items, and a 1 MB page on a busy machine outlasted the test client's 3 s call timeout.
             ScanResponse page = client.scan(ScanRequest.builder().tableName("cairn").consistentRead(true)
-                    .exclusiveStartKey(start).build()).join();
+                    .limit(PAGE).exclusiveStartKey(start)
+                    .overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT).apiCallAttemptTimeout(CALL_TIMEOUT))
+                    .build()).join();
             page.items().forEach(item -> items.add(new java.util.TreeMap<>(item).toString()));
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);
