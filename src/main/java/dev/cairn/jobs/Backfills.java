@@ -181,10 +181,14 @@ public class Backfills {
             }
             if (stopping) {
                 // Any replica's worker takes it over at its next poll, instead of after the lease.
-                return jobs.handOver(job, after).invoke(ours -> LOG.infof(ours
-                        ? "%s %s handed over after %d page(s): this replica is stopping"
-                        : "%s %s stopped after %d page(s): another replica had taken it over", job.kind(), job.id(),
-                        after.pages())).replaceWith((Job) null);
+                return jobs.handOver(job, after).chain(ours -> {
+                    if (!ours) {
+                        return lost(job);
+                    }
+                    LOG.infof("%s %s handed over after %d page(s): this replica is stopping", job.kind(), job.id(),
+                            after.pages());
+                    return Uni.createFrom().<Job>nullItem();
+                });
             }
             return jobs.checkpoint(job, after).chain(ours -> ours ? pages(job, pager, after) : lost(job));
         });
@@ -202,7 +206,8 @@ public class Backfills {
     }
 
     private static Uni<Job> lost(Job job) {
-        LOG.infof("%s %s was taken over by another replica; this one stops", job.kind(), job.id());
+        LOG.infof("%s %s is no longer this replica's (taken over by another, or cancelled); this one stops", job.kind(),
+                job.id());
         return Uni.createFrom().nullItem();
     }
 

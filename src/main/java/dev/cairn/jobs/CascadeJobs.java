@@ -198,10 +198,14 @@ public class CascadeJobs {
                         Progress after = progress.page(page.nextStep(), page.nextPosition(), outcome.matched(),
                                 outcome.updated(), outcome.skipped(), outcome.failures());
                         if (stopping) {
-                            return jobs.handOver(job, after).invoke(ours -> LOG.infof(ours
-                                    ? "cascade job %s handed over after %d page(s): this replica is stopping"
-                                    : "cascade job %s stopped after %d page(s): another replica had taken it over",
-                                    job.id(), after.pages())).replaceWith((Job) null);
+                            return jobs.handOver(job, after).chain(ours -> {
+                                if (!ours) {
+                                    return lost(job);
+                                }
+                                LOG.infof("cascade job %s handed over after %d page(s): this replica is stopping",
+                                        job.id(), after.pages());
+                                return Uni.createFrom().<Job>nullItem();
+                            });
                         }
                         Uni<Boolean> checkpoint = jobs.checkpoint(job, after).memoize().indefinitely();
                         checkpoint.subscribe().with(ours -> { }, failure -> { });
@@ -268,7 +272,8 @@ public class CascadeJobs {
     }
 
     private static Uni<Job> lost(Job job) {
-        LOG.infof("cascade job %s was taken over by another replica; this one stops", job.id());
+        LOG.infof("cascade job %s is no longer this replica's (taken over by another, or cancelled); this one stops",
+                job.id());
         return Uni.createFrom().nullItem();
     }
 }

@@ -124,7 +124,8 @@ public class JobWorker {
             }
             active.incrementAndGet();
             LOG.infof(job.lease() != null && JobTable.SCHEDULED.equals(job.lease().owner())
-                    ? "took %s job %s (it was scheduled for now)" : "took over %s job %s (its owner's lease expired)",
+                    ? "took %s job %s (it was scheduled for now)"
+                    : "took over %s job %s (its owner's lease ran out, or the owner handed it over as it stopped)",
                     claimed.kind(), claimed.id());
             run(claimed).eventually(active::decrementAndGet)
                     .subscribe().with(done -> { }, failure -> LOG.warnf("job %s stopped: %s; it is retried after its "

@@ -256,10 +256,14 @@ public class Reconciles {
             }
             if (stopping) {
                 // Any replica's worker takes it over at its next poll, instead of after the lease.
-                return jobs.handOver(job, after).invoke(ours -> LOG.infof(ours
-                        ? "reconcile %s handed over after %d page(s): this replica is stopping"
-                        : "reconcile %s stopped after %d page(s): another replica had taken it over", job.id(),
-                        after.pages())).replaceWith((Job) null);
+                return jobs.handOver(job, after).chain(ours -> {
+                    if (!ours) {
+                        return lost(job);
+                    }
+                    LOG.infof("reconcile %s handed over after %d page(s): this replica is stopping", job.id(),
+                            after.pages());
+                    return Uni.createFrom().<Job>nullItem();
+                });
             }
             return jobs.checkpoint(job, after).chain(ours -> ours
                     ? pause.chain(() -> pages(job, scope, after, pace))
@@ -358,7 +362,7 @@ public class Reconciles {
     }
 
     private static Uni<Job> lost(Job job) {
-        LOG.infof("reconcile %s was taken over by another replica; this one stops", job.id());
+        LOG.infof("reconcile %s is no longer this replica's (taken over by another, or cancelled); this one stops", job.id());
         return Uni.createFrom().nullItem();
     }
 
