@@ -302,13 +302,19 @@ class QuoteSoftDeleteResourceTest {
                 assertThat(deletes.stream().map(io.restassured.response.Response::statusCode).sorted().toList())
                         .as("round %d: the twin deletes", round).containsExactly(204, 404);
                 var restores = twins(pool, () -> given().post("/quotes/{id}/restore", id));
-                assertThat(restores.stream().map(io.restassured.response.Response::statusCode).sorted().toList())
-                        .as("round %d: the twin restores", round).containsExactly(200, 409);
-                var lost = restores.stream().filter(r -> r.statusCode() == 409).findFirst().orElseThrow();
-                // the loser sees the quote its twin restored, with its version
-                assertThat(lost.<String>path("code")).isEqualTo("Conflict");
-                assertThat(lost.<String>path("current.id")).isEqualTo(id);
-                assertThat(lost.header("ETag")).isEqualTo("\"2\"");
+                var statuses = restores.stream().map(io.restassured.response.Response::statusCode).sorted().toList();
+                // The loser overlapped its twin (409: it met the quote restored) or came after it (404: nothing
+                // deleted is left to restore), as the contract says; on a busy machine the twins do not always overlap.
+                assertThat(statuses).as("round %d: the twin restores", round).isIn(List.of(200, 409), List.of(200, 404));
+                var lost = restores.stream().filter(r -> r.statusCode() != 200).findFirst().orElseThrow();
+                if (lost.statusCode() == 409) {
+                    // the loser sees the quote its twin restored, with its version
+                    assertThat(lost.<String>path("code")).isEqualTo("Conflict");
+                    assertThat(lost.<String>path("current.id")).isEqualTo(id);
+                    assertThat(lost.header("ETag")).isEqualTo("\"2\"");
+                } else {
+                    assertThat(lost.<String>path("code")).isEqualTo("NotFound");
+                }
                 assertThat(partition("QUOTE#" + id)).hasSize(2);
                 assertThat(deleted(id)).isEmpty();
             }
