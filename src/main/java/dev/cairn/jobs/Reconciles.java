@@ -71,6 +71,8 @@ public class Reconciles {
     private final AtomicLong scheduledPeriod = new AtomicLong(-1);
     /** Set on a graceful stop: a running reconcile hands its lease back after its current page. */
     private volatile boolean stopping;
+    /** The pauses under way: a graceful stop ends them, so a paced run hands over now, not after its pause. */
+    private final Set<Runnable> pausing = ConcurrentHashMap.newKeySet();
     private volatile long timer = -1;
 
     public Reconciles(EntityStore store, JobStore jobs, CopyScan scan, CascadeStore cascades, Catalog catalog,
@@ -131,6 +133,7 @@ public class Reconciles {
         if (timer >= 0) {
             vertx.cancelTimer(timer);
         }
+        pausing.forEach(Runnable::run);
         long deadline = System.nanoTime() + config.jobs().handOverWait().toNanos();
         while (!running.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -249,26 +252,49 @@ public class Reconciles {
                     counts.current(), counts.failures()).orphans(counts.orphaned());
             // Items read count too: a Scan through a table of few copies must not read it at full speed.
             Duration wait = pace.after(Math.max(counts.checked(), page.read()));
-            Uni<Void> pause = wait.isZero() ? Uni.createFrom().voidItem() : store.pause(wait);
             if (page.last()) {
                 // Paced to the end: a run never checks copies faster than its rate, its last page included.
-                return pause.chain(() -> finish(job, after));
+                return pause(wait).chain(() -> finish(job, after));
             }
             if (stopping) {
-                // Any replica's worker takes it over at its next poll, instead of after the lease.
-                return jobs.handOver(job, after).chain(ours -> {
-                    if (!ours) {
-                        return lost(job);
-                    }
-                    LOG.infof("reconcile %s handed over after %d page(s): this replica is stopping", job.id(),
-                            after.pages());
-                    return Uni.createFrom().<Job>nullItem();
-                });
+                return handOver(job, after);
             }
+            // A stop during the pause hands over at once: this page's checkpoint is already written.
             return jobs.checkpoint(job, after).chain(ours -> ours
-                    ? pause.chain(() -> pages(job, scope, after, pace))
+                    ? pause(wait).chain(() -> stopping ? handOver(job, after) : pages(job, scope, after, pace))
                     : lost(job));
         }));
+    }
+
+    /** Gives the job up with its progress: any replica's worker takes it at its next poll, instead of after the lease. */
+    private Uni<Job> handOver(Job job, Progress after) {
+        return jobs.handOver(job, after).chain(ours -> {
+            if (!ours) {
+                return lost(job);
+            }
+            LOG.infof("reconcile %s handed over after %d page(s): this replica is stopping", job.id(), after.pages());
+            return Uni.createFrom().<Job>nullItem();
+        });
+    }
+
+    /**
+     * Waits {@code wait} to keep to the rate, or less when the replica stops meanwhile: a stop must not wait out a
+     * slow rate's pause (seconds per page) past its hand-over wait, or the job keeps its lease on a closed client.
+     */
+    private Uni<Void> pause(Duration wait) {
+        if (wait.isZero() || stopping) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.createFrom().emitter(emitter -> {
+            Runnable end = () -> emitter.complete(null);
+            pausing.add(end);
+            emitter.onTermination(() -> pausing.remove(end));
+            if (stopping) {
+                end.run(); // the stop began after the check above and may have missed this pause
+                return;
+            }
+            store.pause(wait).subscribe().with(done -> end.run(), failure -> end.run());
+        });
     }
 
     /** What checking one page found: copies checked, rewritten, current, whose source is gone, and failures. */

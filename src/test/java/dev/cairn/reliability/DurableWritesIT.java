@@ -307,6 +307,39 @@ class DurableWritesIT {
         waitFor("the job reads done", Duration.ofSeconds(10), () -> "done".equals(jobField(second, job, "state")));
     }
 
+    @Test
+    void aReplicaStoppedGracefullyInAPacedReconcilesPauseHandsItOverAtOnceInsteadOfAfterItsLease() throws Exception {
+        // 20 copies a page at 1 a second: a 20 s pause after each page, far past the stop's hand-over wait (5 s); a
+        // stop that waited the pause out would leave the job on a closed client, held for the 60 s lease.
+        String[] settings = {"-Dcairn.jobs.lease=60s", "-Dcairn.reconcile.page-size=20"};
+        PackagedApp first = startApp(settings);
+        PackagedApp second = startApp(settings);
+        String team = "t-" + k;
+        String player = "p-" + k;
+        int copies = 40;
+        team(first, team, "Australia");
+        player(first, player);
+        selections(first, team, player, copies);
+        Answer started = send(first, "POST", "/maintenance/reconcile", "application/json",
+                "{\"entity\":\"player\",\"id\":\"" + player + "\",\"rate\":1}");
+        assertThat(started.status()).as(started.raw().body()).isEqualTo(202);
+        String job = URI.create(started.header("Location")).getPath();
+        waitFor("the reconcile has checkpointed its first page", Duration.ofSeconds(30), () -> pagesAtLeast(first, job, 1));
+        String owner = jobItem(idOf(job)).get("_lease").s();
+        long stopped = System.nanoTime();
+        first.process().destroy(); // SIGTERM, inside the first page's pause
+        assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(read(first.log())).contains("reconcile " + idOf(job) + " handed over after 1 page(s)");
+        assertThat(heldAfterItsStop(idOf(job), owner)).as("the stopped replica holds the reconcile past its stop").isFalse();
+        waitFor("the other replica takes the reconcile over long before the lease would have expired",
+                Duration.ofSeconds(30), () -> read(second.log()).contains("took over reconcile job " + idOf(job)));
+        System.out.printf("reconcile handed over in its pause: the other replica took it %d ms after SIGTERM (lease 60 s)%n",
+                (System.nanoTime() - stopped) / 1_000_000);
+        waitFor("the job reads done", Duration.ofSeconds(90), () -> "done".equals(jobField(second, job, "state")));
+        assertThat(jobField(second, job, "checked")).as("every copy checked once, the first page not again")
+                .isEqualTo(copies);
+    }
+
     static String idOf(String jobPath) {
         return jobPath.substring(jobPath.lastIndexOf('/') + 1);
     }
