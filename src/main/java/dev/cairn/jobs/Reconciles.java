@@ -293,7 +293,7 @@ public class Reconciles {
                 end.run(); // the stop began after the check above and may have missed this pause
                 return;
             }
-            store.pause(wait).subscribe().with(done -> end.run(), failure -> end.run());
+            store.pause(wait).subscribe().with(done -> end.run(), emitter::fail);
         });
     }
 

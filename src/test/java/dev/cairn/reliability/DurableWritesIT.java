@@ -310,7 +310,9 @@ class DurableWritesIT {
     @Test
     void aReplicaStoppedGracefullyInAPacedReconcilesPauseHandsItOverAtOnceInsteadOfAfterItsLease() throws Exception {
         // 20 copies a page at 1 a second: a 20 s pause after each page, far past the stop's hand-over wait (5 s); a
-        // stop that waited the pause out would leave the job on a closed client, held for the 60 s lease.
+        // stop that waited the pause out would leave the job on a closed client, held for the 60 s lease. The stop
+        // begins 5 s after SIGTERM (the app's shutdown delay), so the first checkpoint must be seen within about 15 s
+        // of the run's start (it is within a second or two) for the stop to come inside the first pause.
         String[] settings = {"-Dcairn.jobs.lease=60s", "-Dcairn.reconcile.page-size=20"};
         PackagedApp first = startApp(settings);
         PackagedApp second = startApp(settings);
